@@ -1,0 +1,75 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { badRequest, notFound } from '../http/errors.ts';
+import { wireDatetime } from '../http/wire-format.ts';
+import type { Db } from '../infra/db/db.ts';
+import {
+  cancelImportProcess,
+  findImportProcessDetail,
+  type OperatorActionOutcome,
+  retryImportProcess,
+} from './import-process.queries.ts';
+import type { ImportProcessStatus } from './import-process-status.ts';
+
+const Params = Type.Object({ supplier: Type.String(), external: Type.String() });
+type P = { supplier: string; external: string };
+
+const DATE_KEYS = [
+  'schedule_window_start',
+  'schedule_window_end',
+  'created_at',
+  'modified_at',
+  'account_created_at',
+];
+
+async function detailView(db: Db, supplier: string, external: string) {
+  const d = await findImportProcessDetail(db, supplier, external);
+  if (!d) throw notFound('No import process exists for that supplier and external account number.');
+  const { id: _id, account_number, latest_event, events, ...rest } = d;
+  const out: Record<string, unknown> = { ...rest, service_account_number: account_number };
+  for (const k of DATE_KEYS) out[k] = wireDatetime(out[k] as Date | null);
+  const ev = latest_event as { occurred_at: string };
+  out.latest_event = { ...ev, occurred_at: wireDatetime(ev.occurred_at) };
+  out.events = events.map((e) => ({ ...e, occurred_at: wireDatetime(e.occurred_at) }));
+  return out;
+}
+
+function check(result: { outcome: OperatorActionOutcome; status?: ImportProcessStatus }, action: string) {
+  if (result.outcome === 'not_found')
+    throw notFound('No import process exists for that supplier and external account number.');
+  if (result.outcome === 'wrong_state') {
+    throw badRequest('invalid_state_transition', `A process in state ${result.status} cannot be ${action}.`);
+  }
+}
+
+export async function importProcessAdminRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  const tags = ['admin'];
+  app.get(
+    '/import-processes/:supplier/:external/',
+    { schema: { tags, summary: 'A process: stored payload and full event history', params: Params } },
+    async (request) => {
+      const { supplier, external } = request.params as P;
+      return detailView(db, supplier, external);
+    },
+  );
+
+  app.post(
+    '/import-processes/:supplier/:external/cancel/',
+    { schema: { tags, summary: 'Cancel a PENDING, ERRORED or DRY_RUN_* process', params: Params } },
+    async (request) => {
+      const { supplier, external } = request.params as P;
+      check(await cancelImportProcess(db, supplier, external), 'cancelled');
+      return detailView(db, supplier, external);
+    },
+  );
+
+  app.post(
+    '/import-processes/:supplier/:external/retry/',
+    { schema: { tags, summary: 'Send an ERRORED process back to PENDING', params: Params } },
+    async (request) => {
+      const { supplier, external } = request.params as P;
+      check(await retryImportProcess(db, supplier, external), 'retried');
+      return detailView(db, supplier, external);
+    },
+  );
+}

@@ -1,0 +1,241 @@
+import { type Db, type Queryable, sql } from '../infra/db/db.ts';
+import {
+  CANCELLABLE,
+  IMPORT_PROCESS_EVENTS,
+  type ImportProcessStatus,
+  RESCHEDULABLE,
+} from './import-process-status.ts';
+
+export interface LatestError {
+  code: string;
+  detail: string;
+  domain: string;
+}
+
+export interface LatestEvent {
+  event: string;
+  occurred_at: string;
+  data: Record<string, unknown> | null;
+}
+
+export interface ImportProcessStatusRow {
+  id: string;
+  status: ImportProcessStatus;
+  account_number: string | null;
+  latest_error: LatestError | null;
+  latest_event: LatestEvent;
+  created_at: Date;
+  modified_at: Date;
+}
+
+const selectStatus = sql(
+  'selectImportProcessStatus',
+  `SELECT p.id, p.status, a.number AS account_number, p.latest_error, p.latest_event, p.created_at, p.modified_at
+     FROM import_processes p LEFT JOIN accounts a ON a.id = p.account_id
+    WHERE p.import_supplier = $1 AND p.external_account_number = $2`,
+);
+
+export async function findImportProcessStatus(
+  db: Queryable,
+  supplier: string,
+  external: string,
+): Promise<ImportProcessStatusRow | null> {
+  return (await db.query<ImportProcessStatusRow>(selectStatus, [supplier, external])).rows[0] ?? null;
+}
+
+const updateState = sql(
+  'updateImportProcessState',
+  `UPDATE import_processes
+      SET status = $2, latest_error = $3, latest_event = $4, modified_at = $5,
+          account_id = coalesce($6, account_id), locked_by = NULL, locked_until = NULL
+    WHERE id = $1`,
+);
+const insertEvent = sql(
+  'insertImportProcessEvent',
+  'INSERT INTO import_process_events (import_process_id, event, occurred_at, data) VALUES ($1, $2, $3, $4)',
+);
+
+export interface Transition {
+  status: ImportProcessStatus;
+  event: string;
+  data?: Record<string, unknown> | null;
+  error?: LatestError | null;
+  accountId?: string | null;
+}
+
+/** Moves a process to a new state and appends the event that says so (call inside a transaction). */
+export async function recordTransition(tx: Queryable, processId: string, t: Transition): Promise<void> {
+  const now = new Date();
+  const data: Record<string, unknown> | null = t.data ?? (t.error ? { ...t.error } : null);
+  const latestEvent: LatestEvent = { event: t.event, occurred_at: now.toISOString(), data };
+  await tx.query(updateState, [processId, t.status, t.error ?? null, latestEvent, now, t.accountId ?? null]);
+  await tx.query(insertEvent, [processId, t.event, now, data]);
+}
+
+export interface ScheduleInput {
+  supplier: string;
+  externalAccountNumber: string;
+  payload: unknown;
+  isDryRun: boolean;
+  scheduleWindowStart: Date;
+  scheduleWindowEnd: Date;
+}
+
+export type ScheduleOutcome =
+  | { kind: 'created' }
+  | { kind: 'rescheduled' }
+  | { kind: 'unchanged' }
+  | { kind: 'in_progress' }
+  | { kind: 'already_imported'; accountNumber: string };
+
+const insertProcess = sql(
+  'insertImportProcess',
+  `INSERT INTO import_processes
+          (import_supplier, external_account_number, status, payload, is_dry_run,
+           schedule_window_start, schedule_window_end, latest_event)
+   VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7)
+   ON CONFLICT (import_supplier, external_account_number) DO NOTHING
+   RETURNING id`,
+);
+const lockProcess = sql(
+  'lockImportProcessForSchedule',
+  `SELECT p.id, p.status, p.payload, p.is_dry_run, p.schedule_window_start, p.schedule_window_end, a.number AS account_number
+     FROM import_processes p LEFT JOIN accounts a ON a.id = p.account_id
+    WHERE p.import_supplier = $1 AND p.external_account_number = $2
+      FOR UPDATE OF p`,
+);
+const replacePayload = sql(
+  'replaceImportProcessPayload',
+  `UPDATE import_processes
+      SET payload = $2, is_dry_run = $3, schedule_window_start = $4, schedule_window_end = $5, attempts = 0
+    WHERE id = $1`,
+);
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Stages an account for creation (PRODUCT.md §6 re-scheduling rules): a new process is
+ * PENDING; an existing PENDING/ERRORED/CANCELLED/DRY_RUN_* one gets the new payload and is
+ * PENDING again; an identical repeat of a PENDING one changes nothing.
+ */
+export async function scheduleImportProcess(db: Db, input: ScheduleInput): Promise<ScheduleOutcome> {
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    const created: LatestEvent = {
+      event: IMPORT_PROCESS_EVENTS.CREATED,
+      occurred_at: now.toISOString(),
+      data: null,
+    };
+    const ins = await tx.query<{ id: string }>(insertProcess, [
+      input.supplier,
+      input.externalAccountNumber,
+      input.payload,
+      input.isDryRun,
+      input.scheduleWindowStart,
+      input.scheduleWindowEnd,
+      created,
+    ]);
+    if (ins.rows[0]) {
+      await tx.query(insertEvent, [ins.rows[0].id, created.event, now, null]);
+      return { kind: 'created' };
+    }
+    const existing = (
+      await tx.query<{
+        id: string;
+        status: ImportProcessStatus;
+        payload: unknown;
+        is_dry_run: boolean;
+        schedule_window_start: Date;
+        schedule_window_end: Date;
+        account_number: string | null;
+      }>(lockProcess, [input.supplier, input.externalAccountNumber])
+    ).rows[0];
+    if (existing.account_number !== null)
+      return { kind: 'already_imported', accountNumber: existing.account_number };
+    if (existing.status === 'IN_PROGRESS') return { kind: 'in_progress' };
+    if (!RESCHEDULABLE.includes(existing.status)) return { kind: 'in_progress' };
+    if (
+      existing.status === 'PENDING' &&
+      existing.is_dry_run === input.isDryRun &&
+      sameJson(existing.payload, input.payload)
+    ) {
+      return { kind: 'unchanged' };
+    }
+    await tx.query(replacePayload, [
+      existing.id,
+      input.payload,
+      input.isDryRun,
+      input.scheduleWindowStart,
+      input.scheduleWindowEnd,
+    ]);
+    await recordTransition(tx, existing.id, { status: 'PENDING', event: IMPORT_PROCESS_EVENTS.CREATED });
+    return { kind: 'rescheduled' };
+  });
+}
+
+export type OperatorActionOutcome = 'done' | 'not_found' | 'wrong_state';
+
+const lockForOperator = sql(
+  'lockImportProcessForOperator',
+  'SELECT id, status FROM import_processes WHERE import_supplier = $1 AND external_account_number = $2 FOR UPDATE',
+);
+
+async function operatorTransition(
+  db: Db,
+  supplier: string,
+  external: string,
+  allowed: readonly ImportProcessStatus[],
+  to: Transition,
+): Promise<{ outcome: OperatorActionOutcome; status?: ImportProcessStatus }> {
+  return db.transaction(async (tx) => {
+    const row = (
+      await tx.query<{ id: string; status: ImportProcessStatus }>(lockForOperator, [supplier, external])
+    ).rows[0];
+    if (!row) return { outcome: 'not_found' };
+    if (!allowed.includes(row.status)) return { outcome: 'wrong_state', status: row.status };
+    await recordTransition(tx, row.id, to);
+    return { outcome: 'done' };
+  });
+}
+
+export const cancelImportProcess = (db: Db, supplier: string, external: string) =>
+  operatorTransition(db, supplier, external, CANCELLABLE, {
+    status: 'CANCELLED',
+    event: IMPORT_PROCESS_EVENTS.CANCELLED,
+    data: { by: 'operator' },
+  });
+
+export const retryImportProcess = (db: Db, supplier: string, external: string) =>
+  operatorTransition(db, supplier, external, ['ERRORED'], {
+    status: 'PENDING',
+    event: IMPORT_PROCESS_EVENTS.CREATED,
+    data: { retried_by: 'operator' },
+  });
+
+const selectDetail = sql(
+  'selectImportProcessDetail',
+  `SELECT p.id, p.import_supplier, p.external_account_number, p.status, p.payload, p.is_dry_run,
+          p.schedule_window_start, p.schedule_window_end, p.attempts, p.latest_error, p.latest_event,
+          p.created_at, p.modified_at, a.number AS account_number, a.created_at AS account_created_at
+     FROM import_processes p LEFT JOIN accounts a ON a.id = p.account_id
+    WHERE p.import_supplier = $1 AND p.external_account_number = $2`,
+);
+const selectEvents = sql(
+  'selectImportProcessEvents',
+  'SELECT event, occurred_at, data FROM import_process_events WHERE import_process_id = $1 ORDER BY id',
+);
+
+export async function findImportProcessDetail(db: Db, supplier: string, external: string) {
+  const row = (
+    await db.query<
+      Record<string, unknown> & { id: string; account_number: string | null; latest_event: LatestEvent }
+    >(selectDetail, [supplier, external])
+  ).rows[0];
+  if (!row) return null;
+  const events = (
+    await db.query<{ event: string; occurred_at: Date; data: Record<string, unknown> | null }>(selectEvents, [
+      row.id,
+    ])
+  ).rows;
+  return { ...row, events };
+}

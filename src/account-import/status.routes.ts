@@ -1,0 +1,141 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../http/errors.ts';
+import { authErrorResponses, ErrorRef, SupplierCodeParam } from '../http/schemas.ts';
+import { wireDatetime } from '../http/wire-format.ts';
+import type { Db } from '../infra/db/db.ts';
+import { findSupplier } from '../suppliers/suppliers.queries.ts';
+import { findImportProcessStatus } from './import-process.queries.ts';
+import { listAsJsonStream, type ProcessListKind } from './import-process-lists.ts';
+import { toTransferStatusV1 } from './import-process-status.ts';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
+
+const V2Status = Type.Object({
+  status: Type.String({
+    description: 'PENDING, IN_PROGRESS, PROCESSED, CANCELLED, DRY_RUN_SUCCEEDED, ERRORED or DRY_RUN_ERRORED.',
+  }),
+  service_identifier: Type.Union([Type.String(), Type.Null()], {
+    description: 'The service account number; set only when PROCESSED.',
+  }),
+  created_at: Type.String({ format: 'date-time' }),
+  modified_at: Type.String({ format: 'date-time' }),
+  latest_error: Type.Union([
+    Type.Object({ code: Type.String(), detail: Type.String(), domain: Type.String() }),
+    Type.Null(),
+  ]),
+  latest_event: Type.Object({
+    event: Type.String(),
+    occurred_at: Type.String({ format: 'date-time' }),
+    data: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  }),
+});
+
+const V1Status = Type.Object({
+  status: Type.String({ description: 'UNKNOWN, COMPLETED or IN_PROGRESS.' }),
+  service_account_number: Type.String({ description: 'Empty until the account is created.' }),
+});
+
+const ListRecord = Type.Object({
+  external_account_number: Type.String(),
+  service_account_number: Nullable(Type.String()),
+  account_created_at: Nullable(Type.String({ format: 'date-time' })),
+});
+
+const ProcessParams = Type.Object({
+  import_supplier_code: SupplierCodeParam,
+  external_identifier: Type.String({ minLength: 1 }),
+});
+const TransferParams = Type.Object({
+  import_supplier_code: SupplierCodeParam,
+  external_account_number: Type.String({ minLength: 1 }),
+});
+const SupplierParams = Type.Object({ import_supplier_code: SupplierCodeParam });
+
+const LISTS: { kind: ProcessListKind; path: string; summary: string }[] = [
+  {
+    kind: 'all',
+    path: 'all-account-import-processes',
+    summary: 'All pending and imported accounts of a supplier',
+  },
+  {
+    kind: 'pending',
+    path: 'pending-account-import-processes',
+    summary: 'Accounts with staged data and no account yet',
+  },
+  { kind: 'imported', path: 'imported-account-import-processes', summary: 'Accounts that have been created' },
+];
+
+export async function statusRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  app.get(
+    '/v2/data-import/accounts/:import_supplier_code/:external_identifier/',
+    {
+      schema: {
+        tags: ['account import'],
+        summary: 'Status of an account import process',
+        params: ProcessParams,
+        response: { 200: V2Status, 404: ErrorRef, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const { import_supplier_code, external_identifier } = request.params as {
+        import_supplier_code: string;
+        external_identifier: string;
+      };
+      const row = await findImportProcessStatus(db, import_supplier_code, external_identifier);
+      if (!row) throw notFound('No import process exists for that supplier and external identifier.');
+      return {
+        status: row.status,
+        service_identifier: row.status === 'PROCESSED' ? row.account_number : null,
+        created_at: wireDatetime(row.created_at),
+        modified_at: wireDatetime(row.modified_at),
+        latest_error: row.status === 'ERRORED' || row.status === 'DRY_RUN_ERRORED' ? row.latest_error : null,
+        latest_event: { ...row.latest_event, occurred_at: wireDatetime(row.latest_event.occurred_at) },
+      };
+    },
+  );
+
+  app.get(
+    '/v1/data-import/account-transfer-status/:import_supplier_code/:external_account_number/',
+    {
+      schema: {
+        tags: ['account import'],
+        summary: 'Transfer status of an account (V1)',
+        params: TransferParams,
+        response: { 200: V1Status, 404: ErrorRef, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const { import_supplier_code, external_account_number } = request.params as {
+        import_supplier_code: string;
+        external_account_number: string;
+      };
+      const row = await findImportProcessStatus(db, import_supplier_code, external_account_number);
+      if (!row) throw notFound('No account import exists for that supplier and external account number.');
+      return { status: toTransferStatusV1(row.status), service_account_number: row.account_number ?? '' };
+    },
+  );
+
+  for (const list of LISTS) {
+    app.get(
+      `/v1/data-import/${list.path}/:import_supplier_code/`,
+      {
+        schema: {
+          tags: ['query'],
+          summary: list.summary,
+          params: SupplierParams,
+          response: { 200: Type.Array(ListRecord), 404: ErrorRef, ...authErrorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { import_supplier_code } = request.params as { import_supplier_code: string };
+        if (!(await findSupplier(db, import_supplier_code)))
+          throw notFound('No import supplier has that code.');
+        // Streamed as it is read: a supplier's list may hold millions of records.
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(listAsJsonStream(db, import_supplier_code, list.kind));
+      },
+    );
+  }
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { importProcessAdminRoutes } from './account-import/import-process.admin-routes.ts';
+import { statusRoutes } from './account-import/status.routes.ts';
+import { apiKeyAdminRoutes } from './auth/api-keys.admin-routes.ts';
+import { registerGraphql } from './auth/graphql.ts';
+import { TokenService } from './auth/tokens.ts';
+import type { FerryConfig } from './config.ts';
+import { registerTokenAuth } from './http/auth-hook.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { healthRoutes } from './http/health.routes.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { registerOperatorAuth } from './http/operator-auth.ts';
+import { RateLimiter } from './http/rate-limit.ts';
+import type { Db } from './infra/db/db.ts';
+import { supplierAdminRoutes } from './suppliers/suppliers.admin-routes.ts';
+
+export interface AppDeps {
+  db: Db;
+  /** The operator credential for /admin/ (resolved by the entry point). */
+  operatorKey: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The whole HTTP service as one Fastify instance; no listen (server.ts does that).
+ * Plugins load in order: infrastructure, then authentication, then routes.
+ */
+export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: config.requestTimeoutMs,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false },
+    ajv: {
+      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },
+    },
+  });
+  const { db } = deps;
+  const tokens = await TokenService.load(db);
+  const limiter = new RateLimiter(config.rateLimitPerSecond);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+  registerMetrics(app);
+  await registerOpenApi(app);
+  await app.register(healthRoutes, { db });
+  await registerGraphql(app, { db, tokens });
+
+  // Data-import REST routes: every one behind the token hook and supplier scoping.
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, security: [{ token: [] }] };
+    });
+    registerTokenAuth(scope, { db, tokens, limiter });
+    await scope.register(statusRoutes, { db });
+  });
+
+  // The operator's admin API.
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, security: [{ operator: [] }] };
+      });
+      registerOperatorAuth(scope, deps.operatorKey);
+      await scope.register(supplierAdminRoutes, { db });
+      await scope.register(apiKeyAdminRoutes, { db });
+      await scope.register(importProcessAdminRoutes, { db });
+    },
+    { prefix: '/admin/v1' },
+  );
+
+  return app;
+}

@@ -1,0 +1,65 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../http/errors.ts';
+import { wireDatetime } from '../http/wire-format.ts';
+import type { Db } from '../infra/db/db.ts';
+import { type ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
+
+const CreateBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    import_suppliers: Type.Array(Type.String({ pattern: '^([A-Za-z0-9_-]{1,64}|\\*)$' }), {
+      minItems: 1,
+      description: 'Supplier codes this key may act for, or ["*"] for all.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const keyView = (k: ApiKeyRecord) => ({
+  id: k.id,
+  name: k.name,
+  import_suppliers: k.import_suppliers,
+  created_at: wireDatetime(k.created_at),
+  revoked_at: wireDatetime(k.revoked_at),
+});
+
+export async function apiKeyAdminRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  const tags = ['admin'];
+  app.post(
+    '/api-keys/',
+    {
+      schema: { tags, summary: 'Issue an API key (the key is shown only in this answer)', body: CreateBody },
+    },
+    async (request, reply) => {
+      const body = request.body as { name: string; import_suppliers: string[] };
+      const k = await createApiKey(db, {
+        name: body.name,
+        importSuppliers: [...new Set(body.import_suppliers)],
+      });
+      return reply.code(201).send({ ...keyView(k), key: k.key });
+    },
+  );
+
+  app.get(
+    '/api-keys/',
+    { schema: { tags, summary: 'List API keys (never the keys themselves)' } },
+    async () => (await listApiKeys(db)).map(keyView),
+  );
+
+  app.delete(
+    '/api-keys/:id/',
+    {
+      schema: {
+        tags,
+        summary: 'Revoke an API key; its tokens stop working at once',
+        params: Type.Object({ id: Type.String() }),
+      },
+    },
+    async (request, reply) => {
+      if (!(await revokeApiKey(db, (request.params as { id: string }).id)))
+        throw notFound('No API key has that id.');
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,87 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { type Db, sql } from '../infra/db/db.ts';
+
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  import_suppliers: string[];
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+/** What a request authenticated by a key may touch: a list of supplier codes, or all ("*"). */
+export interface ApiKeyScope {
+  id: string;
+  importSuppliers: string[];
+}
+
+export const canAccessSupplier = (scope: ApiKeyScope, supplier: string) =>
+  scope.importSuppliers.includes('*') || scope.importSuppliers.includes(supplier);
+
+// A key reads `ferry_<id>_<secret>`: the id finds the row, only a hash of the secret is kept.
+const KEY_PATTERN = /^ferry_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+const insertKey = sql(
+  'insertApiKey',
+  `INSERT INTO api_keys (id, name, secret_hash, import_suppliers) VALUES ($1, $2, $3, $4)
+   RETURNING id, name, import_suppliers, created_at, revoked_at`,
+);
+const selectKeys = sql(
+  'selectApiKeys',
+  'SELECT id, name, import_suppliers, created_at, revoked_at FROM api_keys ORDER BY created_at, id',
+);
+const revokeKey = sql(
+  'revokeApiKey',
+  'UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING id',
+);
+const selectKeyForAuth = sql(
+  'selectApiKeyForAuth',
+  'SELECT id, secret_hash, import_suppliers FROM api_keys WHERE id = $1 AND revoked_at IS NULL',
+);
+
+export async function createApiKey(
+  db: Db,
+  input: { name: string; importSuppliers: string[] },
+): Promise<ApiKeyRecord & { key: string }> {
+  const id = randomBytes(8).toString('hex');
+  const secret = randomBytes(32).toString('base64url');
+  const { rows } = await db.query<ApiKeyRecord>(insertKey, [
+    id,
+    input.name,
+    hashSecret(secret),
+    input.importSuppliers,
+  ]);
+  return { ...rows[0], key: `ferry_${id}_${secret}` };
+}
+
+export async function listApiKeys(db: Db): Promise<ApiKeyRecord[]> {
+  return (await db.query<ApiKeyRecord>(selectKeys)).rows;
+}
+
+/** Returns false when no key has that id. Revoking twice is not an error. */
+export async function revokeApiKey(db: Db, id: string): Promise<boolean> {
+  return (await db.query(revokeKey, [id])).rowCount > 0;
+}
+
+/** The scope of an active key, or null. The hash comparison takes constant time. */
+export async function verifyApiKey(db: Db, key: string): Promise<ApiKeyScope | null> {
+  const m = KEY_PATTERN.exec(key);
+  if (!m) return null;
+  const { rows } = await db.query<{ id: string; secret_hash: string; import_suppliers: string[] }>(
+    selectKeyForAuth,
+    [m[1]],
+  );
+  const row = rows[0];
+  const given = Buffer.from(hashSecret(m[2]), 'hex');
+  const stored = Buffer.from(row?.secret_hash ?? '00'.repeat(32), 'hex');
+  if (!timingSafeEqual(given, stored) || !row) return null;
+  return { id: row.id, importSuppliers: row.import_suppliers };
+}
+
+/** The scope of a key that is still active, by id (tokens carry the id). */
+export async function activeKeyScope(db: Db, id: string): Promise<ApiKeyScope | null> {
+  const { rows } = await db.query<{ id: string; import_suppliers: string[] }>(selectKeyForAuth, [id]);
+  return rows[0] ? { id: rows[0].id, importSuppliers: rows[0].import_suppliers } : null;
+}

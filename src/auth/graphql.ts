@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import mercurius from 'mercurius';
+import type { Db } from '../infra/db/db.ts';
+import { activeKeyScope, verifyApiKey } from './api-keys.ts';
+import type { TokenService } from './tokens.ts';
+
+const schema = /* GraphQL */ `
+  input ObtainTokenInput {
+    "An API key issued by the operator."
+    APIKey: String
+    "A refresh token from an earlier obtainToken."
+    refreshToken: String
+  }
+  type ObtainToken {
+    "Access token for the REST API: send it as 'Authorization: Token <token>'. Valid 60 minutes."
+    token: String!
+    refreshToken: String!
+    "Unix time (seconds) at which refreshToken expires."
+    refreshExpiresIn: Int!
+  }
+  type Query {
+    "Liveness of the GraphQL endpoint."
+    ok: Boolean!
+  }
+  type Mutation {
+    obtainToken(input: ObtainTokenInput!): ObtainToken!
+  }
+`;
+
+const fail = (code: string, message: string) => new mercurius.ErrorWithProps(message, { code }, 200);
+
+/** `POST /v1/graphql/`: the obtainToken mutation, by API key or by refresh token. */
+export async function registerGraphql(app: FastifyInstance, deps: { db: Db; tokens: TokenService }) {
+  await app.register(mercurius, {
+    schema,
+    path: '/v1/graphql/',
+    graphiql: false,
+    jit: 1,
+    resolvers: {
+      Query: { ok: () => true },
+      Mutation: {
+        obtainToken: async (_: unknown, { input }: { input: { APIKey?: string; refreshToken?: string } }) => {
+          if ((input.APIKey ? 1 : 0) + (input.refreshToken ? 1 : 0) !== 1) {
+            throw fail('invalid_input', 'Give exactly one of APIKey or refreshToken.');
+          }
+          if (input.APIKey) {
+            const scope = await verifyApiKey(deps.db, input.APIKey);
+            if (!scope) throw fail('invalid_api_key', 'Invalid API key.');
+            return deps.tokens.issue(scope.id);
+          }
+          const keyId = await deps.tokens.verify(input.refreshToken!, 'refresh');
+          if (keyId === null) throw fail('invalid_refresh_token', 'Invalid or expired refresh token.');
+          // A refresh token of a revoked key is worthless.
+          if ((await activeKeyScope(deps.db, keyId)) === null) {
+            throw fail('invalid_refresh_token', 'The API key behind this refresh token has been revoked.');
+          }
+          return deps.tokens.issue(keyId);
+        },
+      },
+    },
+  });
+}

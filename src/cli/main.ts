@@ -1,0 +1,152 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.ts';
+import { migrate } from '../infra/db/migrate.ts';
+import { openDb } from '../infra/db/open-db.ts';
+import { openPgliteDb } from '../infra/db/pglite-db.ts';
+import { dumpSchema } from '../infra/db/schema-dump.ts';
+import { AdminApiError } from './admin-client.ts';
+import { runAdminCommand } from './admin-commands.ts';
+
+const USAGE = `Usage: ferry <command>
+
+Service:
+  serve [--no-worker]            run the API (and, unless --no-worker, an account-creation worker)
+  worker                         run account-creation workers only
+  db migrate                     apply pending database migrations
+  db schema-dump [--out FILE]    print (or write) the schema as migrated
+  db schema-check [--file FILE]  fail when schema.sql differs from the migrations
+
+Operator (FERRY_URL, FERRY_OPERATOR_API_KEY; add --json for JSON output):
+  supplier create <code> [--status S] [--document-root R] [--send-welcome-emails true|false] [--dry-run-only true|false]
+  supplier list | show <code> | set-status <code> <Ongoing|Paused|Complete>
+  supplier set <code> [--document-root R] [--send-welcome-emails true|false] [--dry-run-only true|false]
+  apikey create <name> --suppliers <code,code|*> | list | revoke <id>
+  process show|cancel|retry <supplier> <external-account-number>
+`;
+
+async function withDb<T>(fn: (db: Awaited<ReturnType<typeof openDb>>) => Promise<T>): Promise<T> {
+  const db = await openDb(loadConfig());
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/** The schema that the migrations produce, on a fresh in-memory database. */
+async function freshSchemaText(): Promise<string> {
+  const db = await openPgliteDb(null);
+  try {
+    await migrate(db);
+    return await dumpSchema(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function dbCommand(
+  action: string | undefined,
+  flags: Record<string, string | boolean | undefined>,
+): Promise<number> {
+  switch (action) {
+    case 'migrate': {
+      const applied = await withDb((db) => migrate(db));
+      process.stdout.write(
+        applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'Database is up to date.\n',
+      );
+      return 0;
+    }
+    case 'schema-dump': {
+      const text = await freshSchemaText();
+      if (typeof flags.out === 'string') writeFileSync(flags.out, text);
+      else process.stdout.write(text);
+      return 0;
+    }
+    case 'schema-check': {
+      const file = typeof flags.file === 'string' ? flags.file : 'schema.sql';
+      const text = await freshSchemaText();
+      if (readFileSync(file, 'utf8') !== text) {
+        process.stderr.write(
+          `${file} does not match the migrations: run \`npm run schema:dump\` and commit it.\n`,
+        );
+        return 1;
+      }
+      process.stdout.write(`${file} matches the migrations.\n`);
+      return 0;
+    }
+    default:
+      process.stderr.write(USAGE);
+      return 2;
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean' },
+        'no-worker': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        out: { type: 'string' },
+        file: { type: 'string' },
+        status: { type: 'string' },
+        'document-root': { type: 'string' },
+        'send-welcome-emails': { type: 'string' },
+        'dry-run-only': { type: 'string' },
+        suppliers: { type: 'string' },
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`ferry: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const positionals = parsed.positionals;
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  try {
+    switch (command) {
+      case 'serve': {
+        const { runServer } = await import('../server.ts');
+        await runServer(loadConfig(), { withWorker: !values['no-worker'] });
+        return new Promise(() => {}); // runs until a signal stops it
+      }
+      case 'worker': {
+        const { runWorkerProcess } = await import('../worker-process.ts');
+        await runWorkerProcess(loadConfig());
+        return new Promise(() => {});
+      }
+      case 'db':
+        return await dbCommand(rest[0], values);
+      case 'supplier':
+      case 'apikey':
+      case 'process':
+        return await runAdminCommand(command, rest, values, {
+          out: (s) => process.stdout.write(`${s}\n`),
+          json: Boolean(values.json),
+        });
+      default:
+        process.stderr.write(`ferry: unknown command "${command}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`ferry: configuration error: ${err.message}\n`);
+      return 1;
+    }
+    if (err instanceof AdminApiError) {
+      process.stderr.write(`ferry: ${err.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`ferry: ${(err as Error).message}\n`);
+    return 1;
+  }
+}

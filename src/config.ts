@@ -1,0 +1,113 @@
+import { resolve } from 'node:path';
+
+/** Typed configuration, read once from the environment at start and passed down. */
+export interface FerryConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  operatorApiKey: string | null;
+  documentStoreUrl: string;
+  s3: { endpoint: string | null; region: string };
+  serviceTimezone: string;
+  gocardless: { apiUrl: string; accessToken: string | null };
+  stripe: { apiUrl: string; apiKey: string | null };
+  workerConcurrency: number;
+  rateLimitPerSecond: number;
+  requestTimeoutMs: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | null {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? null : v.trim();
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function url(env: Env, name: string, fallback: string | null, protocols: string[]): string | null {
+  const raw = str(env, name) ?? fallback;
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `is not a valid URL: "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+function timezone(env: Env, name: string, fallback: string): string {
+  const tz = str(env, name) ?? fallback;
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+  } catch {
+    throw new ConfigError(name, `is not a known IANA time zone: "${tz}"`);
+  }
+  return tz;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads and validates every variable; throws ConfigError naming the first bad one. */
+export function loadConfig(env: Env = process.env): FerryConfig {
+  const dataDir = resolve(str(env, 'DATA_DIR') ?? './data');
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const host = str(env, 'HOST') ?? '127.0.0.1';
+  const operatorApiKey = str(env, 'OPERATOR_API_KEY');
+  if (operatorApiKey !== null && operatorApiKey.length < 16) {
+    throw new ConfigError('OPERATOR_API_KEY', 'must be at least 16 characters');
+  }
+  const documentStoreUrl =
+    url(env, 'DOCUMENT_STORE_URL', `file://${resolve(dataDir, 'documents')}`, ['file:', 's3:']) ?? '';
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl: url(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']),
+    operatorApiKey,
+    documentStoreUrl,
+    s3: {
+      endpoint: url(env, 'S3_ENDPOINT', null, ['http:', 'https:']),
+      region: str(env, 'S3_REGION') ?? 'eu-west-2',
+    },
+    serviceTimezone: timezone(env, 'SERVICE_TIMEZONE', 'Europe/London'),
+    gocardless: {
+      apiUrl: url(env, 'GOCARDLESS_API_URL', 'https://api.gocardless.com', ['http:', 'https:']) ?? '',
+      accessToken: str(env, 'GOCARDLESS_ACCESS_TOKEN'),
+    },
+    stripe: {
+      apiUrl: url(env, 'STRIPE_API_URL', 'https://api.stripe.com', ['http:', 'https:']) ?? '',
+      apiKey: str(env, 'STRIPE_API_KEY'),
+    },
+    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 8, 1, 1024),
+    rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 200, 1, 1_000_000),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    logLevel,
+  };
+}

@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDbUnavailableError } from '../infra/db/db.ts';
+import { ApiError, RawBodyError, serviceUnavailable } from './errors.ts';
+import { ajvErrorsToItems } from './validation-errors.ts';
+
+type AnyError = FastifyError & { validationContext?: string };
+
+function send(reply: FastifyReply, err: ApiError) {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  return reply.code(err.statusCode).send(err.toBody());
+}
+
+/** Turns Fastify's own errors into ours; returns null for anything unexpected. */
+function fromFastifyError(err: AnyError, request: FastifyRequest): ApiError | null {
+  if (err.validation) {
+    const context = err.validationContext ?? 'body';
+    const input =
+      context === 'body' ? request.body : context === 'querystring' ? request.query : request.params;
+    const errors = ajvErrorsToItems(err.validation as never, input);
+    return new ApiError(400, 'validation_error', 'The request is not valid.', { body: { errors } });
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'payload_too_large', 'The request body is larger than the 5 MiB limit.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(400, 'parse_error', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(400, 'parse_error', 'The Content-Length header does not match the body.');
+  }
+  // JSON.parse failures and prototype-poisoning rejections arrive as 400 SyntaxErrors.
+  if (err.statusCode === 400 && (err instanceof SyntaxError || err.name === 'SyntaxError')) {
+    return new ApiError(400, 'parse_error', `The request body is not valid JSON: ${err.message}`);
+  }
+  if (err.statusCode === 408) return new ApiError(408, 'request_timeout', 'The request took too long.');
+  return null;
+}
+
+/** One handler maps every error to our format; unexpected ones are logged and answered as a bare 500. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: AnyError, request, reply) => {
+    if (error instanceof ApiError) return send(reply, error);
+    if (error instanceof RawBodyError) return reply.code(error.statusCode).send(error.payload);
+    const mapped = fromFastifyError(error, request);
+    if (mapped) return send(reply, mapped);
+    if (isDbUnavailableError(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return send(reply, serviceUnavailable());
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.code(500).send({ detail: 'A server error occurred.', code: 'server_error' });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' }),
+  );
+}

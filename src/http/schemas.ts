@@ -1,0 +1,41 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+
+/** Shared TypeBox schemas of the wire format: the error bodies and common pieces. */
+
+export const ErrorItemSchema = Type.Object({
+  detail: Type.String(),
+  code: Type.String(),
+  attr: Type.String({
+    description: 'Dot-delimited path from the payload root; numeric parts are array indexes.',
+  }),
+});
+
+export const ErrorBodySchema = Type.Object(
+  {
+    detail: Type.String({ description: 'Human-readable; do not parse.' }),
+    code: Type.String({ description: 'Machine-readable and stable.' }),
+    errors: Type.Optional(Type.Array(ErrorItemSchema)),
+    domain: Type.Optional(Type.String()),
+  },
+  { $id: 'Error', additionalProperties: true },
+);
+
+export const ErrorRef = Type.Ref('Error');
+
+export const SupplierCodeParam = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'Import supplier code.',
+});
+
+/** Responses every authenticated data-import route can give besides its own. */
+export const authErrorResponses = {
+  401: ErrorRef,
+  403: ErrorRef,
+  429: ErrorRef,
+};
+
+export const withErrors = (responses: Record<number, TSchema>, ...codes: number[]) => ({
+  ...responses,
+  ...Object.fromEntries(codes.map((c) => [c, ErrorRef])),
+});

@@ -1,0 +1,96 @@
+/**
+ * The narrow database interface every feature uses: parameterised SQL only.
+ * Two adapters implement it: PGlite (embedded, default) and `pg` (a PostgreSQL server).
+ */
+
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+/**
+ * A named statement: the name shows in logs and metrics, and on a PostgreSQL server it is
+ * prepared once per connection. One name, one text. An empty name runs unprepared.
+ */
+export interface Sql {
+  name: string;
+  text: string;
+}
+
+export interface Queryable {
+  query<R = Record<string, unknown>>(sql: Sql, params?: unknown[]): Promise<QueryResult<R>>;
+  /** Runs a multi-statement script without parameters (migrations, test setup). */
+  exec(script: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export const sql = (name: string, text: string): Sql => ({ name, text });
+
+/** PostgreSQL error codes worth retrying: serialization failure, deadlock, cannot connect now. */
+const TRANSIENT_CODES = new Set(['40001', '40P01', '57P03']);
+/** Codes and errno values that mean the server cannot be reached at all. */
+const UNAVAILABLE_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+]);
+
+function codeOf(err: unknown): string | undefined {
+  if (err && typeof err === 'object' && 'code' in err) {
+    const c = (err as { code: unknown }).code;
+    return typeof c === 'string' ? c : undefined;
+  }
+  return undefined;
+}
+
+export function isTransientDbError(err: unknown): boolean {
+  const c = codeOf(err);
+  return c !== undefined && TRANSIENT_CODES.has(c);
+}
+
+export function isDbUnavailableError(err: unknown): boolean {
+  const c = codeOf(err);
+  if (c !== undefined && UNAVAILABLE_CODES.has(c)) return true;
+  const msg = err instanceof Error ? err.message : '';
+  return /Connection terminated|connection timeout|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(
+    msg,
+  );
+}
+
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  if (codeOf(err) !== '23505') return false;
+  return constraint === undefined || (err as { constraint?: string }).constraint === constraint;
+}
+
+/**
+ * Retries fn on serialization failures and deadlocks with jittered exponential backoff;
+ * any other error, or the last attempt's error, is thrown as is.
+ */
+export async function withTransientRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt >= attempts || !isTransientDbError(err)) throw err;
+      const base = 10 * 2 ** attempt;
+      await new Promise((r) => setTimeout(r, base / 2 + Math.random() * base));
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { fileURLToPath } from 'node:url';
+import Postgrator from 'postgrator';
+import { type Db, sql } from './db.ts';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+// Any constant: serialises concurrent migrators (several servers starting) on one database.
+const MIGRATION_LOCK_ID = 727_001;
+
+/**
+ * Applies pending forward-only migrations in one transaction, so a failing migration leaves
+ * nothing half-applied. Throws on failure (never logs and carries on). Returns the versions applied.
+ */
+export async function migrate(db: Db, schema = 'public'): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.query(sql('migrateLock', 'SELECT pg_advisory_xact_lock($1)'), [MIGRATION_LOCK_ID]);
+    const postgrator = new Postgrator({
+      migrationPattern: `${MIGRATIONS_DIR}/*.sql`,
+      driver: 'pg',
+      schemaTable: 'schemaversion',
+      currentSchema: schema,
+      execQuery: async (query: string) => ({ rows: (await tx.query(sql('', query))).rows }),
+      execSqlScript: (script: string) => tx.exec(script),
+    });
+    const applied = await postgrator.migrate();
+    return applied.map((m) => m.version);
+  });
+}

@@ -1,0 +1,26 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Db, Queryable, QueryResult, Sql } from './db.ts';
+
+/** PGlite is one connection: its own transaction() serialises access, which is all we need. */
+export async function openPgliteDb(dataDir: string | null): Promise<Db> {
+  const pg = dataDir === null ? new PGlite() : new PGlite(dataDir);
+  await pg.waitReady;
+
+  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<R>(s: Sql, params: unknown[] = []): Promise<QueryResult<R>> {
+      const res = await q.query<R>(s.text, params);
+      return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+    },
+    async exec(script: string) {
+      await q.exec(script);
+    },
+  });
+  const root = wrap(pg);
+
+  return {
+    kind: 'pglite',
+    ...root,
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    close: () => pg.close(),
+  };
+}

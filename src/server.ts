@@ -1,0 +1,36 @@
+import { buildApp } from './app.ts';
+import { resolveOperatorKey } from './auth/operator-key.ts';
+import type { FerryConfig } from './config.ts';
+import { migrate } from './infra/db/migrate.ts';
+import { openDb } from './infra/db/open-db.ts';
+import { startWorkers } from './worker.ts';
+
+/**
+ * `ferry serve`: migrates, then listens; with `withWorker` an in-process worker runs too.
+ * SIGTERM/SIGINT stop it gracefully: in-flight requests finish, then connections close.
+ */
+export async function runServer(config: FerryConfig, opts: { withWorker: boolean }): Promise<void> {
+  const db = await openDb(config);
+  await migrate(db);
+  const operatorKey = resolveOperatorKey(config.operatorApiKey, config.dataDir, (key, file) => {
+    process.stdout.write(
+      `\nFerry generated an operator API key (saved in ${file}; shown only this once):\n\n  ${key}\n\n`,
+    );
+  });
+  const app = await buildApp(config, { db, operatorKey, logger: { level: config.logLevel } });
+  const workers = opts.withWorker ? startWorkers(config, { db, logger: app.log }) : null;
+  await app.listen({ port: config.port, host: config.host });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    await workers?.stop();
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,141 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import { wireDatetime } from '../http/wire-format.ts';
+import type { Db } from '../infra/db/db.ts';
+import {
+  createSupplier,
+  listSuppliersWithCounts,
+  SUPPLIER_STATUSES,
+  type Supplier,
+  SupplierExistsError,
+  type SupplierStatus,
+  type SupplierWithCounts,
+  updateSupplierSettings,
+} from './suppliers.queries.ts';
+
+const SupplierConfigSchema = Type.Object(
+  {
+    send_welcome_emails: Type.Optional(
+      Type.Boolean({ description: 'Record a welcome e-mail when an account is created.' }),
+    ),
+    dry_run_only: Type.Optional(Type.Boolean({ description: 'Every scheduled creation is a dry run.' })),
+  },
+  { additionalProperties: false },
+);
+const StatusSchema = Type.Union(SUPPLIER_STATUSES.map((s) => Type.Literal(s)));
+const DocumentRootSchema = Type.String({
+  maxLength: 512,
+  pattern: '^[A-Za-z0-9._/-]*$',
+  description: "Folder of this supplier's documents inside the document store.",
+});
+
+const CreateBody = Type.Object(
+  {
+    code: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }),
+    status: Type.Optional(StatusSchema),
+    document_root: Type.Optional(DocumentRootSchema),
+    config: Type.Optional(SupplierConfigSchema),
+  },
+  { additionalProperties: false },
+);
+const PatchBody = Type.Object(
+  {
+    status: Type.Optional(StatusSchema),
+    document_root: Type.Optional(DocumentRootSchema),
+    config: Type.Optional(SupplierConfigSchema),
+  },
+  { additionalProperties: false },
+);
+const CodeParams = Type.Object({ code: Type.String() });
+
+/** Normalises a document root: no leading/trailing slashes, no `.` or `..` segments. */
+function documentRoot(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const parts = raw.split('/').filter((p) => p !== '');
+  if (parts.some((p) => p === '.' || p === '..')) {
+    throw new ApiError(400, 'validation_error', 'The request is not valid.', {
+      body: {
+        errors: [
+          {
+            attr: 'document_root',
+            code: 'invalid_document_path',
+            detail: 'The root may not contain . or .. segments.',
+          },
+        ],
+      },
+    });
+  }
+  return parts.join('/');
+}
+
+export const supplierView = (s: Supplier | SupplierWithCounts) => ({
+  ...s,
+  created_at: wireDatetime(s.created_at),
+  modified_at: wireDatetime(s.modified_at),
+});
+
+export async function supplierAdminRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  const tags = ['admin'];
+  app.post(
+    '/import-suppliers/',
+    { schema: { tags, summary: 'Create an import supplier', body: CreateBody } },
+    async (request, reply) => {
+      const body = request.body as {
+        code: string;
+        status?: SupplierStatus;
+        document_root?: string;
+        config?: Record<string, boolean>;
+      };
+      try {
+        const s = await createSupplier(db, { ...body, document_root: documentRoot(body.document_root) });
+        return reply.code(201).send(supplierView(s));
+      } catch (err) {
+        if (err instanceof SupplierExistsError)
+          throw badRequest('already_exists', `An import supplier with code "${body.code}" already exists.`);
+        throw err;
+      }
+    },
+  );
+
+  app.get(
+    '/import-suppliers/',
+    { schema: { tags, summary: 'List import suppliers with process counts' } },
+    async () => (await listSuppliersWithCounts(db)).map(supplierView),
+  );
+
+  app.get(
+    '/import-suppliers/:code/',
+    { schema: { tags, summary: 'One import supplier with process counts', params: CodeParams } },
+    async (request) => {
+      const [s] = await listSuppliersWithCounts(db, (request.params as { code: string }).code);
+      if (!s) throw notFound('No import supplier has that code.');
+      return supplierView(s);
+    },
+  );
+
+  app.patch(
+    '/import-suppliers/:code/',
+    {
+      schema: {
+        tags,
+        summary: 'Change status, document root or configuration',
+        params: CodeParams,
+        body: PatchBody,
+      },
+    },
+    async (request) => {
+      const body = request.body as {
+        status?: SupplierStatus;
+        document_root?: string;
+        config?: Record<string, boolean>;
+      };
+      const s = await updateSupplierSettings(db, (request.params as { code: string }).code, {
+        ...body,
+        document_root: documentRoot(body.document_root),
+      });
+      if (!s) throw notFound('No import supplier has that code.');
+      return supplierView(s);
+    },
+  );
+}

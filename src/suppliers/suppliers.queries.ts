@@ -1,0 +1,122 @@
+import {
+  IMPORT_PROCESS_STATUSES,
+  type ImportProcessStatus,
+} from '../account-import/import-process-status.ts';
+import { type Db, isUniqueViolation, type Queryable, sql } from '../infra/db/db.ts';
+
+export const SUPPLIER_STATUSES = ['Ongoing', 'Paused', 'Complete'] as const;
+export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number];
+
+export interface SupplierConfig {
+  send_welcome_emails: boolean;
+  dry_run_only: boolean;
+}
+
+export const DEFAULT_SUPPLIER_CONFIG: SupplierConfig = { send_welcome_emails: false, dry_run_only: false };
+
+export interface Supplier {
+  code: string;
+  status: SupplierStatus;
+  document_root: string;
+  config: SupplierConfig;
+  created_at: Date;
+  modified_at: Date;
+}
+
+export type SupplierWithCounts = Supplier & { import_processes: Record<ImportProcessStatus, number> };
+
+const COLUMNS = 'code, status, document_root, config, created_at, modified_at';
+
+const insertSupplier = sql(
+  'insertSupplier',
+  `INSERT INTO import_suppliers (code, status, document_root, config) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+);
+const selectSupplier = sql('selectSupplier', `SELECT ${COLUMNS} FROM import_suppliers WHERE code = $1`);
+const selectSuppliers = sql('selectSuppliers', `SELECT ${COLUMNS} FROM import_suppliers ORDER BY code`);
+const updateSupplier = sql(
+  'updateSupplier',
+  `UPDATE import_suppliers
+      SET status = coalesce($2, status),
+          document_root = coalesce($3, document_root),
+          config = config || coalesce($4::jsonb, '{}'::jsonb),
+          modified_at = now()
+    WHERE code = $1
+   RETURNING ${COLUMNS}`,
+);
+const countProcesses = sql(
+  'countImportProcessesBySupplier',
+  `SELECT import_supplier, status, count(*)::int AS n FROM import_processes
+    WHERE $1::text IS NULL OR import_supplier = $1 GROUP BY import_supplier, status`,
+);
+
+const withDefaults = (s: Supplier): Supplier => ({
+  ...s,
+  config: { ...DEFAULT_SUPPLIER_CONFIG, ...s.config },
+});
+
+export class SupplierExistsError extends Error {}
+
+export async function createSupplier(
+  db: Db,
+  input: { code: string; status?: SupplierStatus; document_root?: string; config?: Partial<SupplierConfig> },
+): Promise<Supplier> {
+  try {
+    const { rows } = await db.query<Supplier>(insertSupplier, [
+      input.code,
+      input.status ?? 'Ongoing',
+      input.document_root ?? '',
+      { ...DEFAULT_SUPPLIER_CONFIG, ...input.config },
+    ]);
+    return withDefaults(rows[0]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new SupplierExistsError(input.code);
+    throw err;
+  }
+}
+
+export async function findSupplier(q: Queryable, code: string): Promise<Supplier | null> {
+  const { rows } = await q.query<Supplier>(selectSupplier, [code]);
+  return rows[0] ? withDefaults(rows[0]) : null;
+}
+
+export async function updateSupplierSettings(
+  db: Db,
+  code: string,
+  patch: { status?: SupplierStatus; document_root?: string; config?: Partial<SupplierConfig> },
+): Promise<Supplier | null> {
+  const { rows } = await db.query<Supplier>(updateSupplier, [
+    code,
+    patch.status ?? null,
+    patch.document_root ?? null,
+    patch.config ?? null,
+  ]);
+  return rows[0] ? withDefaults(rows[0]) : null;
+}
+
+const zeroCounts = () =>
+  Object.fromEntries(IMPORT_PROCESS_STATUSES.map((s) => [s, 0])) as Record<ImportProcessStatus, number>;
+
+/** Suppliers (all, or the one named) with their import processes counted per status. */
+export async function listSuppliersWithCounts(
+  db: Db,
+  code: string | null = null,
+): Promise<SupplierWithCounts[]> {
+  const suppliers =
+    code === null
+      ? (await db.query<Supplier>(selectSuppliers)).rows
+      : (await db.query<Supplier>(selectSupplier, [code])).rows;
+  const counts = await db.query<{ import_supplier: string; status: ImportProcessStatus; n: number }>(
+    countProcesses,
+    [code],
+  );
+  const bySupplier = new Map<string, Record<ImportProcessStatus, number>>();
+  for (const r of counts.rows) {
+    const c = bySupplier.get(r.import_supplier) ?? zeroCounts();
+    c[r.status] = r.n;
+    bySupplier.set(r.import_supplier, c);
+  }
+  return suppliers.map((s) => ({
+    ...withDefaults(s),
+    import_processes: bySupplier.get(s.code) ?? zeroCounts(),
+  }));
+}
