@@ -50,6 +50,15 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // On shutdown, responses still in flight close their keep-alive connection, so close()
+  // does not wait out idle sockets.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   registerErrorHandling(app);
   registerMetrics(app);
   await registerOpenApi(app);

@@ -1,5 +1,9 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 
+/** A string enum as JSON Schema `enum` (clearer in OpenAPI than a union of literals). */
+export const StringEnum = <T extends readonly string[]>(values: T, opts: { description?: string } = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...opts });
+
 /** Shared TypeBox schemas of the wire format: the error bodies and common pieces. */
 
 export const ErrorItemSchema = Type.Object({

@@ -39,11 +39,17 @@ export function ajvErrorsToItems(errors: ErrorObject[], input: unknown, prefix =
   const unions = errors
     .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
     .map((e) => e.instancePath);
+  // A union whose every branch failed on `const` is a choice among literals.
+  const choiceUnions = new Set(
+    unions.filter((u) =>
+      errors.every((e) => e.instancePath !== u || ['anyOf', 'oneOf', 'const'].includes(e.keyword)),
+    ),
+  );
   const push = (attr: string, code: string, detail: string) => {
     const full = prefix === '' ? attr : join(prefix, attr);
-    const key = `${full}\u0000${code}`;
-    if (seen.has(key)) return;
-    seen.add(key);
+    // One structural error per field: the first (a type error before an enum miss) says most.
+    if (seen.has(full)) return;
+    seen.add(full);
     out.push({ attr: full, code, detail });
   };
   for (const e of errors) {
@@ -52,6 +58,10 @@ export function ajvErrorsToItems(errors: ErrorObject[], input: unknown, prefix =
       continue;
     }
     const value = valueAt(input, attr);
+    if ((e.keyword === 'anyOf' || e.keyword === 'oneOf') && choiceUnions.has(e.instancePath)) {
+      push(attr, 'invalid_choice', `${JSON.stringify(value)} is not a valid choice.`);
+      continue;
+    }
     switch (e.keyword) {
       case 'required': {
         const field = (e.params as { missingProperty: string }).missingProperty;

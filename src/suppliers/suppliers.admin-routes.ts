@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import { StringEnum } from '../http/schemas.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
 import {
@@ -23,7 +24,7 @@ const SupplierConfigSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-const StatusSchema = Type.Union(SUPPLIER_STATUSES.map((s) => Type.Literal(s)));
+const StatusSchema = StringEnum(SUPPLIER_STATUSES);
 const DocumentRootSchema = Type.String({
   maxLength: 512,
   pattern: '^[A-Za-z0-9._/-]*$',
