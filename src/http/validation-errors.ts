@@ -11,7 +11,9 @@ export function pointerToAttr(pointer: string): string {
     .join('.');
 }
 
-const join = (base: string, key: string) => (base === '' ? key : `${base}.${key}`);
+/** Appends a field name or array index to an attr path. */
+export const joinAttr = (base: string, key: string | number): string =>
+  base === '' ? String(key) : `${base}.${key}`;
 
 function valueAt(root: unknown, attr: string): unknown {
   if (attr === '') return root;
@@ -46,7 +48,7 @@ export function ajvErrorsToItems(errors: ErrorObject[], input: unknown, prefix =
     ),
   );
   const push = (attr: string, code: string, detail: string) => {
-    const full = prefix === '' ? attr : join(prefix, attr);
+    const full = prefix === '' ? attr : joinAttr(prefix, attr);
     // One structural error per field: the first (a type error before an enum miss) says most.
     if (seen.has(full)) return;
     seen.add(full);
@@ -65,12 +67,12 @@ export function ajvErrorsToItems(errors: ErrorObject[], input: unknown, prefix =
     switch (e.keyword) {
       case 'required': {
         const field = (e.params as { missingProperty: string }).missingProperty;
-        push(join(attr, field), 'required', 'This field is required.');
+        push(joinAttr(attr, field), 'required', 'This field is required.');
         break;
       }
       case 'additionalProperties': {
         const field = (e.params as { additionalProperty: string }).additionalProperty;
-        push(join(attr, field), 'unknown_field', 'This field is not part of the interface.');
+        push(joinAttr(attr, field), 'unknown_field', 'This field is not part of the interface.');
         break;
       }
       case 'type':

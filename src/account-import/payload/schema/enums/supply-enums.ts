@@ -1,0 +1,167 @@
+// Enum values of the GB account payload, taken as facts from reference/enums.md.
+
+/** Regular meter reading cycles of an electricity meter point. */
+export const ELECTRICITY_READING_CYCLES = [
+  'A',
+  'B',
+  'D',
+  'E',
+  'H',
+  'M',
+  'N',
+  'O',
+  'Q',
+  'S',
+  'T',
+  'W',
+  'Z',
+] as const;
+
+/** Regular meter reading cycles of a gas meter point. */
+export const GAS_READING_CYCLES = ['CYYY', 'CYSS', 'CYQS', 'CYLM', 'CYSM', 'CYNM'] as const;
+
+/** Rate types of a bespoke electricity register rate. */
+export const BESPOKE_RATE_TYPES = [
+  'STANDARD',
+  'ECO7_DAY',
+  'ECO7_NIGHT',
+  'OFF_PEAK',
+  'PEAK',
+  'WEEKDAY',
+  'OFF_PEAK_WEEKENDS',
+  'WEEKENDS_OTHER',
+  'SUMMER',
+  'SUMMER_PEAK',
+  'SUMMER_OFF_PEAK',
+  'WINTER',
+  'WINTER_PEAK',
+  'WINTER_OFF_PEAK',
+  'NUCLEAR_RAB',
+  'SUMMER_WEEKENDS_OFF_PEAK_WINTER',
+  'TNUOS',
+  'CAPACITY_MARKET',
+  'HMC_GUARANTEE_ADVANCE',
+  'HMC_GUARANTEE_FULL',
+  'EV_DEVICE',
+  'EV_DEVICE_PEAK',
+  'EV_DEVICE_OFF_PEAK',
+] as const;
+
+/** Values of the sales_channel product characteristic. */
+export const SALES_CHANNEL_CHARACTERISTICS = [
+  'PARTNERSHIPS',
+  'NEW_TENANT',
+  'MOVE_IN',
+  'DIRECT',
+  'DEBT_COLLECTION_AGENCY',
+  'DIGI_TELESALES',
+  'LANDLORD',
+  'ACQUISITION',
+  'TELESALES',
+  'FIELD_SALES',
+  'HIGH_REFERRER',
+  'WORKS_WITH_OCTOPUS',
+  'PARENT_POWER',
+  'WORKPLACE_POP_UP',
+  'GIFT_OF_KIT',
+  'PEOPLE_POWER',
+  'AGGREGATOR',
+  'PRICE_COMPARISON',
+  'SUPPLIER_OF_LAST_RESORT',
+  'EVENTS',
+  'BROKER',
+] as const;
+
+/** Values of the gas grid-supply-point-equivalent characteristic. */
+export const GRID_SUPPLY_POINT_EQUIVALENTS = [
+  '_E',
+  '_H',
+  '_D',
+  '_M',
+  '_A',
+  '_F',
+  '_K',
+  '_P',
+  '_C',
+  '_L',
+  '_N',
+  '_B',
+  '_J',
+  '_G',
+] as const;
+
+/** Why a customer refused a smart meter. */
+export const SMART_REFUSAL_REASONS = [
+  'DO_NOT_OWN_HOME',
+  'TECHNOLOGY_SCEPTICAL',
+  'WORRIED_SECURITY',
+  'WORRIED_HEALTH_SAFETY',
+  'NEGATIVE_PUBLICITY',
+  'WORRIED_ABOUT_USAGE_COST',
+  'ALREADY_HAS_SMART_METER',
+  'HOUSE_MOVE_IMMINENT',
+  'SWITCH_IMMINENT',
+  'MORE_INFORMATION_REQUIRED',
+  'IS_LANDLORD',
+  'CANNOT_SEE_BENEFIT',
+  'WAIT_UNTIL_IT_IS_COMPULSORY',
+  'VULNERABILITY',
+  'WORRIED_ABOUT_SMART_METERS',
+  'WORRIED_ABOUT_INSTALLATION',
+  'PROPERTY_NOT_OCCUPIED',
+  'CANNOT_ATTEND_APPOINTMENT',
+] as const;
+
+/** Agents that carry out smart site visits. */
+export const METERING_AGENTS = [
+  'GENERIC_AGENT',
+  'TTE_FACILITA',
+  'SMS',
+  'AES',
+  'OES',
+  'PROVIDOR',
+  'MDS',
+  'EON_METERING',
+  'LOWRI_BECK',
+  'METERPLUS',
+  'ENTERPRISE_MANAGED',
+  'MIDS_ELEC',
+  'N_POWERGRID',
+  'ELEC_NW',
+  'NATIONAL_GRID',
+  'SGN',
+  'ENERGY_ASSETS',
+  'SIEMENS',
+  'LONDON',
+  'SWEB',
+  'ECM',
+  'OESL',
+  'EDF_FIELD',
+  'ESSENTIAL_FIELD',
+  'ESSENTIAL_WATER_FIELD',
+  'IFS',
+  'SAP',
+] as const;
+
+/** Gas local distribution zones ("" allowed). */
+export const LOCAL_DISTRIBUTION_ZONES = [
+  'SC',
+  'LC',
+  'LO',
+  'LS',
+  'LT',
+  'LW',
+  'NO',
+  'NE',
+  'NW',
+  'WM',
+  'EM',
+  'EA',
+  'WN',
+  'WS',
+  'NT',
+  'SO',
+  'SE',
+  'SW',
+  '',
+] as const;

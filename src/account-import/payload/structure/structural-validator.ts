@@ -1,0 +1,76 @@
+/**
+ * Structural validation (types, required and unknown fields, enums, limits, formats) by a schema
+ * compiled once with Ajv. Compilation happens on first use, not at import time, so importing the
+ * module is free and tests that never validate never pay for it.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { ErrorItem } from '../../../http/errors.ts';
+import { joinAttr } from '../../../http/validation-errors.ts';
+import { ajvErrorToIssue, type StructuralIssue } from './ajv-error-to-issue.ts';
+import { FORMAT_CHECKS } from './field-formats.ts';
+import { splitSchema } from './split-schema.ts';
+
+export interface StructuralResult {
+  /** One error per attr, in document order. */
+  errors: ErrorItem[];
+  /** Attrs of errors after which the value there cannot be trusted to match its type. */
+  blockedPaths: string[];
+}
+
+let sharedAjv: Ajv | undefined;
+
+function ajv(): Ajv {
+  if (sharedAjv) return sharedAjv;
+  sharedAjv = new Ajv({
+    allErrors: true, // every error at once (PRODUCT §6)
+    verbose: true, // errors carry the value, for codes that depend on it
+    discriminator: true, // polymorphic objects report only their own variant's errors
+    strict: false, // TypeBox adds its own symbols; descriptions and defaults are annotations only
+    messages: false, // we write our own details
+    inlineRefs: false, // keep one function per object type (see split-schema.ts)
+  });
+  for (const [name, check] of Object.entries(FORMAT_CHECKS)) {
+    sharedAjv.addFormat(name, { type: 'string', validate: (value: string) => check(value) === null });
+  }
+  return sharedAjv;
+}
+
+/** A function that checks `value` against `schema`, compiling the schema on its first call. */
+export function structuralValidator(
+  schema: TSchema,
+): (value: unknown, attrPrefix?: string) => StructuralResult {
+  let validate: ValidateFunction | undefined;
+  return (value, attrPrefix = '') => {
+    validate ??= compile(schema);
+    if (validate(value)) return { errors: [], blockedPaths: [] };
+    return collectIssues((validate.errors ?? []).map(ajvErrorToIssue), attrPrefix);
+  };
+}
+
+function compile(schema: TSchema): ValidateFunction {
+  const { root, parts } = splitSchema(schema);
+  const instance = ajv();
+  for (const part of parts) instance.addSchema(part);
+  return instance.compile(root);
+}
+
+function collectIssues(issues: StructuralIssue[], attrPrefix: string): StructuralResult {
+  const errors: ErrorItem[] = [];
+  const blockedPaths: string[] = [];
+  const reported = new Set<string>();
+  for (const { attr: relativeAttr, code, detail, blocking } of issues) {
+    const attr =
+      attrPrefix === ''
+        ? relativeAttr
+        : relativeAttr === ''
+          ? attrPrefix
+          : joinAttr(attrPrefix, relativeAttr);
+    if (blocking) blockedPaths.push(attr);
+    // Ajv may flag one value twice (a wrong type also fails its enum); the first error is the one that explains it.
+    if (reported.has(attr)) continue;
+    reported.add(attr);
+    errors.push({ detail, code, attr });
+  }
+  return { errors, blockedPaths };
+}
