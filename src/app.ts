@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { accountImportRoutes } from './account-import/account-import.routes.ts';
 import { importProcessAdminRoutes } from './account-import/import-process.admin-routes.ts';
 import { statusRoutes } from './account-import/status.routes.ts';
 import { apiKeyAdminRoutes } from './auth/api-keys.admin-routes.ts';
@@ -71,6 +72,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
       route.schema = { ...route.schema, security: [{ token: [] }] };
     });
     registerTokenAuth(scope, { db, tokens, limiter });
+    await scope.register(accountImportRoutes, { db, config });
     await scope.register(statusRoutes, { db });
   });
 

@@ -13,6 +13,8 @@ export interface FerryConfig {
   gocardless: { apiUrl: string; accessToken: string | null };
   stripe: { apiUrl: string; apiKey: string | null };
   workerConcurrency: number;
+  /** How long a worker's claim on a process lasts before another worker may take it over. */
+  workerLeaseSeconds: number;
   rateLimitPerSecond: number;
   requestTimeoutMs: number;
   logLevel: string;
@@ -106,6 +108,7 @@ export function loadConfig(env: Env = process.env): FerryConfig {
       apiKey: str(env, 'STRIPE_API_KEY'),
     },
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 8, 1, 1024),
+    workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 120, 1, 86_400),
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 200, 1, 1_000_000),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     logLevel,

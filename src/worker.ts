@@ -1,19 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import { recordTransition } from './account-import/import-process.queries.ts';
+import { IMPORT_PROCESS_EVENTS } from './account-import/import-process-status.ts';
+import { processImport } from './account-import/worker/process-import.ts';
+import {
+  type ClaimedProcess,
+  claimPendingProcesses,
+  expireScheduleWindows,
+  lockOwnedProcess,
+  releaseExpiredLeases,
+} from './account-import/worker/worker.queries.ts';
 import type { FerryConfig } from './config.ts';
-import type { Db } from './infra/db/db.ts';
+import { localDate } from './infra/clock.ts';
+import { type Db, isDbUnavailableError } from './infra/db/db.ts';
 
 export interface WorkerHandle {
+  readonly workerId: string;
   stop(): Promise<void>;
 }
 
+export interface WorkerOptions {
+  db: Db;
+  logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** How long a claim stays valid without the worker finishing it. */
+  leaseSeconds?: number;
+  /** Pause between claims when there is nothing to do. */
+  idlePollMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /**
- * Account-creation workers. The processing loop arrives with the account import; until then
- * this starts nothing and says so, so `ferry serve` and `ferry worker` keep their contract.
+ * One account-creation worker: claims due processes in batches of WORKER_CONCURRENCY, creates
+ * them concurrently, and keeps the queue healthy (expired leases back to PENDING, expired
+ * schedule windows to ERRORED). Any number of workers, in any number of processes, may share
+ * one database. stop() finishes the batch in hand, then returns.
  */
-export function startWorkers(
-  _config: FerryConfig,
-  deps: { db: Db; logger: FastifyBaseLogger },
-): WorkerHandle {
-  deps.logger.warn('account-creation workers are not available in this build');
-  return { stop: async () => {} };
+export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHandle {
+  const { db, logger } = opts;
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const leaseSeconds = opts.leaseSeconds ?? config.workerLeaseSeconds;
+  const idlePollMs = opts.idlePollMs ?? 250;
+  let running = true;
+  let lastMaintenance = 0;
+
+  async function settleUnexpected(p: ClaimedProcess, err: unknown) {
+    logger.error({ err, importProcessId: p.id }, 'account creation failed unexpectedly');
+    if (isDbUnavailableError(err)) return; // the lease expires and the process is tried again
+    const dryRun = p.is_dry_run || p.dry_run_only;
+    await db.transaction(async (tx) => {
+      if ((await tx.query(lockOwnedProcess, [p.id, workerId])).rowCount === 0) return;
+      await recordTransition(tx, p.id, {
+        status: dryRun ? 'DRY_RUN_ERRORED' : 'ERRORED',
+        event: dryRun ? IMPORT_PROCESS_EVENTS.DRY_RUN_ERRORED : IMPORT_PROCESS_EVENTS.ERRORED,
+        error: {
+          code: 'account_creation_failed',
+          detail: 'The account could not be created; the operator can retry it.',
+          domain: 'account_import',
+        },
+      });
+    });
+  }
+
+  async function tick(): Promise<number> {
+    if (Date.now() - lastMaintenance > 1000) {
+      lastMaintenance = Date.now();
+      await db.query(releaseExpiredLeases);
+      await db.query(expireScheduleWindows);
+    }
+    const claimed = (
+      await db.query<ClaimedProcess>(claimPendingProcesses, [
+        workerId,
+        config.workerConcurrency,
+        leaseSeconds,
+      ])
+    ).rows;
+    const today = localDate(new Date(), config.serviceTimezone);
+    await Promise.all(
+      claimed.map((p) =>
+        processImport(db, p, { workerId, today }).catch((err) => settleUnexpected(p, err).catch(() => {})),
+      ),
+    );
+    return claimed.length;
+  }
+
+  const loop = (async () => {
+    logger.info({ workerId, concurrency: config.workerConcurrency }, 'account-creation worker started');
+    while (running) {
+      try {
+        if ((await tick()) === 0) await sleep(idlePollMs);
+      } catch (err) {
+        logger.warn({ err }, 'worker loop error; backing off');
+        await sleep(1000);
+      }
+    }
+  })();
+
+  return {
+    workerId,
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
 }

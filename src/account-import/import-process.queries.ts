@@ -99,7 +99,7 @@ const insertProcess = sql(
 );
 const lockProcess = sql(
   'lockImportProcessForSchedule',
-  `SELECT p.id, p.status, p.payload, p.is_dry_run, p.schedule_window_start, p.schedule_window_end, a.number AS account_number
+  `SELECT p.id, p.status, p.payload = $3::jsonb AS same_payload, p.is_dry_run, a.number AS account_number
      FROM import_processes p LEFT JOIN accounts a ON a.id = p.account_id
     WHERE p.import_supplier = $1 AND p.external_account_number = $2
       FOR UPDATE OF p`,
@@ -110,8 +110,6 @@ const replacePayload = sql(
       SET payload = $2, is_dry_run = $3, schedule_window_start = $4, schedule_window_end = $5, attempts = 0
     WHERE id = $1`,
 );
-
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * Stages an account for creation (PRODUCT.md §6 re-scheduling rules): a new process is
@@ -143,22 +141,16 @@ export async function scheduleImportProcess(db: Db, input: ScheduleInput): Promi
       await tx.query<{
         id: string;
         status: ImportProcessStatus;
-        payload: unknown;
+        same_payload: boolean;
         is_dry_run: boolean;
-        schedule_window_start: Date;
-        schedule_window_end: Date;
         account_number: string | null;
-      }>(lockProcess, [input.supplier, input.externalAccountNumber])
+      }>(lockProcess, [input.supplier, input.externalAccountNumber, JSON.stringify(input.payload)])
     ).rows[0];
     if (existing.account_number !== null)
       return { kind: 'already_imported', accountNumber: existing.account_number };
     if (existing.status === 'IN_PROGRESS') return { kind: 'in_progress' };
     if (!RESCHEDULABLE.includes(existing.status)) return { kind: 'in_progress' };
-    if (
-      existing.status === 'PENDING' &&
-      existing.is_dry_run === input.isDryRun &&
-      sameJson(existing.payload, input.payload)
-    ) {
+    if (existing.status === 'PENDING' && existing.is_dry_run === input.isDryRun && existing.same_payload) {
       return { kind: 'unchanged' };
     }
     await tx.query(replacePayload, [

@@ -7,6 +7,8 @@ import { openPgliteDb } from '../../src/infra/db/pglite-db.ts';
 
 export interface TestDb {
   db: Db;
+  /** On a server: a connection string whose connections use this test's schema. */
+  url?: string;
   /** Closes the database and drops what the test created. */
   cleanup(): Promise<void>;
 }
@@ -30,10 +32,10 @@ export async function createTestDb(opts: { poolSize?: number } = {}): Promise<Te
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const db = await openPgDb({ connectionString: url, schema, max: opts.poolSize ?? 5 });
-  await migrate(db, schema);
+  await migrate(db);
   return {
     db,
-    schema,
+    url: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
     async cleanup() {
       await db.close();
       const c = new pg.Client({ connectionString: url });
@@ -41,5 +43,5 @@ export async function createTestDb(opts: { poolSize?: number } = {}): Promise<Te
       await c.query(`DROP SCHEMA ${schema} CASCADE`);
       await c.end();
     },
-  } as TestDb;
+  };
 }

@@ -10,9 +10,12 @@ const MIGRATION_LOCK_ID = 727_001;
  * Applies pending forward-only migrations in one transaction, so a failing migration leaves
  * nothing half-applied. Throws on failure (never logs and carries on). Returns the versions applied.
  */
-export async function migrate(db: Db, schema = 'public'): Promise<number[]> {
+export async function migrate(db: Db): Promise<number[]> {
   return db.transaction(async (tx) => {
     await tx.query(sql('migrateLock', 'SELECT pg_advisory_xact_lock($1)'), [MIGRATION_LOCK_ID]);
+    // The connection's schema (search_path), so a database URL with `options=-c search_path=x` works.
+    const schema = (await tx.query<{ s: string }>(sql('currentSchema', 'SELECT current_schema() AS s')))
+      .rows[0].s;
     const postgrator = new Postgrator({
       migrationPattern: `${MIGRATIONS_DIR}/*.sql`,
       driver: 'pg',

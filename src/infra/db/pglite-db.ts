@@ -9,7 +9,8 @@ export async function openPgliteDb(dataDir: string | null): Promise<Db> {
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<R>(s: Sql, params: unknown[] = []): Promise<QueryResult<R>> {
       const res = await q.query<R>(s.text, params);
-      return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+      // affectedRows is 0 for a SELECT; rows.length is 0 for DML without RETURNING.
+      return { rows: res.rows, rowCount: Math.max(res.affectedRows ?? 0, res.rows.length) };
     },
     async exec(script: string) {
       await q.exec(script);

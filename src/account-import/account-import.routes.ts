@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { FerryConfig } from '../config.ts';
+import { authErrorResponses, ErrorRef } from '../http/schemas.ts';
+import type { Db } from '../infra/db/db.ts';
+import { scheduleAccountCreation, validateAccount } from './account-import.service.ts';
+import { AccountPayloadSchema, TaskParamsSchema } from './payload/account-payload.schema.ts';
+
+// Documented here, validated by the payload module (our codes and attr paths), so Fastify's
+// own validator is switched off for these two routes.
+const AccountRef = Type.Unsafe({ $ref: 'AccountPayload' });
+const AccountBody = Type.Union([
+  AccountRef,
+  Type.Object(
+    { payload: AccountRef, task_params: Type.Optional(TaskParamsSchema) },
+    { additionalProperties: false },
+  ),
+]);
+const noValidation = () => () => true;
+
+export async function accountImportRoutes(
+  app: FastifyInstance,
+  { db, config }: { db: Db; config: FerryConfig },
+) {
+  app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload' });
+
+  app.post(
+    '/v2/data-import/accounts/validate/',
+    {
+      validatorCompiler: noValidation,
+      schema: {
+        tags: ['account import'],
+        summary: 'Validate account data (nothing is created)',
+        description:
+          'The account payload, bare or wrapped as {payload}. 200 {} when valid; otherwise every error at once.',
+        body: AccountBody,
+        response: { 200: Type.Object({}), 400: ErrorRef, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      await validateAccount(db, request.body, config.serviceTimezone);
+      return {};
+    },
+  );
+
+  app.post(
+    '/v2/data-import/accounts/',
+    {
+      validatorCompiler: noValidation,
+      schema: {
+        tags: ['account import'],
+        summary: 'Schedule account creation',
+        description:
+          'Validates, then stages the account; a worker creates it asynchronously (poll the status endpoint). ' +
+          'Re-sending a PENDING, ERRORED, CANCELLED or DRY_RUN_* account replaces its data.',
+        body: AccountBody,
+        response: {
+          201: Type.Object({}),
+          400: Type.Object({}, { additionalProperties: true }),
+          ...authErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      await scheduleAccountCreation(db, request.body, config.serviceTimezone);
+      return reply.code(201).send({});
+    },
+  );
+}

@@ -1,0 +1,107 @@
+import { ApiError, type ErrorItem, item, RawBodyError } from '../http/errors.ts';
+import { localDate } from '../infra/clock.ts';
+import type { Db } from '../infra/db/db.ts';
+import { findSupplier, type Supplier } from '../suppliers/suppliers.queries.ts';
+import { scheduleImportProcess } from './import-process.queries.ts';
+import { parseAccountRequest } from './payload/account-request.ts';
+
+const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
+
+interface Checked {
+  errors: ErrorItem[];
+  supplier: Supplier | null;
+  parsed: ReturnType<typeof parseAccountRequest>;
+}
+
+/** Validation of 4.5, shared by validate and create: the payload rules, then the supplier. */
+async function check(db: Db, body: unknown, timeZone: string): Promise<Checked> {
+  const now = new Date();
+  const parsed = parseAccountRequest(body, { today: localDate(now, timeZone), now });
+  const errors = parsed.ok ? [] : [...parsed.errors];
+  const code = parsed.ok ? parsed.payload.import_supplier : importSupplierOf(body);
+  const supplier = typeof code === 'string' ? await findSupplier(db, code) : null;
+  if (typeof code === 'string' && !supplier && !errors.some((e) => e.attr === 'import_supplier')) {
+    errors.push(
+      item('import_supplier', 'import_supplier_not_found', `No import supplier has the code "${code}".`),
+    );
+  }
+  return { errors, supplier, parsed };
+}
+
+function importSupplierOf(body: unknown): unknown {
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  const inner = b.payload && typeof b.payload === 'object' ? (b.payload as Record<string, unknown>) : b;
+  return inner.import_supplier;
+}
+
+/** POST /v2/data-import/accounts/validate/: `{}` or every error at once. */
+export async function validateAccount(db: Db, body: unknown, timeZone: string): Promise<void> {
+  const { errors } = await check(db, body, timeZone);
+  if (errors.length > 0) {
+    throw new ApiError(400, 'account_failed_validation', 'The account data could not be validated.', {
+      body: { errors },
+    });
+  }
+}
+
+/** POST /v2/data-import/accounts/: validates again, then stages the account for a worker. */
+export async function scheduleAccountCreation(db: Db, body: unknown, timeZone: string): Promise<void> {
+  const { errors, supplier, parsed } = await check(db, body, timeZone);
+  const externalMissing = parsed.ok && !parsed.payload.external_account_number;
+  if (errors.length > 0 || !parsed.ok || !supplier || externalMissing) {
+    throw new ApiError(
+      400,
+      'import_process_failed_validation',
+      'The account data failed validation; call the validate endpoint for the full list of errors.',
+      { body: { domain: 'import_process' } },
+    );
+  }
+  if (supplier.status === 'Paused') {
+    throw new ApiError(
+      400,
+      'import_supplier_paused',
+      `Migration for import supplier ${supplier.code} is paused.`,
+      { body: { domain: 'import_process' } },
+    );
+  }
+  if (supplier.status === 'Complete') {
+    throw new ApiError(
+      400,
+      'import_supplier_complete',
+      `Migration for import supplier ${supplier.code} is complete.`,
+      { body: { domain: 'import_process' } },
+    );
+  }
+  const start = parsed.taskParams.scheduleWindowStart
+    ? new Date(parsed.taskParams.scheduleWindowStart)
+    : new Date();
+  const end = parsed.taskParams.scheduleWindowEnd
+    ? new Date(parsed.taskParams.scheduleWindowEnd)
+    : new Date(start.getTime() + FOUR_DAYS_MS);
+  const outcome = await scheduleImportProcess(db, {
+    supplier: supplier.code,
+    externalAccountNumber: String(parsed.payload.external_account_number),
+    payload: parsed.payload,
+    isDryRun: parsed.taskParams.isDryRun || supplier.config.dry_run_only,
+    scheduleWindowStart: start,
+    scheduleWindowEnd: end,
+  });
+  if (outcome.kind === 'in_progress') {
+    throw new ApiError(
+      400,
+      'account_import_process_in_progress',
+      'This account is being created right now; poll its status.',
+      { body: { domain: 'import_process' } },
+    );
+  }
+  if (outcome.kind === 'already_imported') {
+    throw new RawBodyError(400, {
+      non_field_errors: {
+        detail: 'This account has already been imported.',
+        code: 'account_import_process_already_imported',
+      },
+      account_id: outcome.accountNumber,
+    });
+  }
+}

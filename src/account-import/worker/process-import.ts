@@ -1,0 +1,101 @@
+import { type Db, isUniqueViolation, withTransientRetry } from '../../infra/db/db.ts';
+import { AccountCreationError, createAccount } from '../create-account.ts';
+import { recordTransition } from '../import-process.queries.ts';
+import { IMPORT_PROCESS_EVENTS } from '../import-process-status.ts';
+import { type ClaimedProcess, lockOwnedProcess } from './worker.queries.ts';
+
+export type ProcessOutcome = 'PROCESSED' | 'ERRORED' | 'DRY_RUN_SUCCEEDED' | 'DRY_RUN_ERRORED' | 'LEASE_LOST';
+
+const DOMAIN = 'account_import';
+
+/** Rolls a dry run back to its savepoint after the complete creation ran. */
+class DryRunRollback extends Error {}
+
+function asCreationError(err: unknown): AccountCreationError | null {
+  if (err instanceof AccountCreationError) return err;
+  if (isUniqueViolation(err, 'meter_points_identifier_key')) {
+    return new AccountCreationError(
+      'meter_point_on_another_account',
+      'A meter point of this account is already on another account.',
+    );
+  }
+  if (isUniqueViolation(err, 'account_references_namespace_value_key')) {
+    return new AccountCreationError(
+      'reference_already_exists',
+      'A reference of this account is already on another account.',
+    );
+  }
+  if (isUniqueViolation(err, 'accounts_import_supplier_external_account_number_key')) {
+    return new AccountCreationError(
+      'account_already_exists',
+      'An account already exists for this external account number.',
+    );
+  }
+  return null;
+}
+
+/**
+ * Creates one claimed account in one transaction: the lease is re-checked under a row lock
+ * (a worker whose lease expired and was re-claimed elsewhere does nothing), the account and
+ * its records are inserted, and the process moves to PROCESSED, all committed together, so an
+ * account is created exactly once whatever happens to the worker. A dry run does the same
+ * work inside a savepoint that is rolled back. Transient database errors retry with backoff.
+ */
+export async function processImport(
+  db: Db,
+  claimed: ClaimedProcess,
+  opts: { workerId: string; today: string },
+): Promise<ProcessOutcome> {
+  const dryRun = claimed.is_dry_run || claimed.dry_run_only;
+  return withTransientRetry(() =>
+    db.transaction(async (tx) => {
+      const owned = await tx.query(lockOwnedProcess, [claimed.id, opts.workerId]);
+      if (owned.rowCount === 0) return 'LEASE_LOST' as const;
+      await tx.exec('SAVEPOINT account_creation');
+      try {
+        const created = await createAccount(tx, {
+          importProcessId: claimed.id,
+          supplier: claimed.import_supplier,
+          externalAccountNumber: claimed.external_account_number,
+          payload: claimed.payload,
+          sendWelcomeEmail: claimed.send_welcome_emails && !dryRun,
+          today: opts.today,
+        });
+        if (dryRun) throw new DryRunRollback();
+        await tx.exec('RELEASE SAVEPOINT account_creation');
+        await recordTransition(tx, claimed.id, {
+          status: 'PROCESSED',
+          event: IMPORT_PROCESS_EVENTS.PROCESSED,
+          accountId: created.accountId,
+        });
+        return 'PROCESSED' as const;
+      } catch (err) {
+        const failure = err instanceof DryRunRollback ? null : asCreationError(err);
+        if (!(err instanceof DryRunRollback) && !failure) throw err;
+        await tx.exec('ROLLBACK TO SAVEPOINT account_creation');
+        if (!failure) {
+          await recordTransition(tx, claimed.id, {
+            status: 'DRY_RUN_SUCCEEDED',
+            event: IMPORT_PROCESS_EVENTS.DRY_RUN_SUCCEEDED,
+          });
+          return 'DRY_RUN_SUCCEEDED' as const;
+        }
+        const error = { code: failure.code, detail: failure.message, domain: DOMAIN };
+        if (dryRun) {
+          await recordTransition(tx, claimed.id, {
+            status: 'DRY_RUN_ERRORED',
+            event: IMPORT_PROCESS_EVENTS.DRY_RUN_ERRORED,
+            error,
+          });
+          return 'DRY_RUN_ERRORED' as const;
+        }
+        await recordTransition(tx, claimed.id, {
+          status: 'ERRORED',
+          event: IMPORT_PROCESS_EVENTS.ERRORED,
+          error,
+        });
+        return 'ERRORED' as const;
+      }
+    }),
+  );
+}

@@ -1,0 +1,90 @@
+import { sql } from '../../infra/db/db.ts';
+
+export interface ClaimedProcess {
+  id: string;
+  import_supplier: string;
+  external_account_number: string;
+  // biome-ignore lint/suspicious/noExplicitAny: validated payload, stored as JSON
+  payload: Record<string, any>;
+  is_dry_run: boolean;
+  send_welcome_emails: boolean;
+  dry_run_only: boolean;
+}
+
+/**
+ * Claims up to $2 due PENDING processes of Ongoing suppliers for worker $1, leasing them for
+ * $3 seconds, and records their STARTED events, in one statement.
+ * Locking: FOR UPDATE SKIP LOCKED makes concurrent workers take disjoint rows without waiting
+ * on each other; the row lock lasts only this statement, after which the lease columns
+ * (locked_by, locked_until) say who owns the process. A worker that dies leaves a lease that
+ * expires, and releaseExpiredLeases hands the process back.
+ */
+export const claimPendingProcesses = sql(
+  'claimPendingProcesses',
+  `WITH due AS (
+     SELECT p.id
+       FROM import_processes p
+       JOIN import_suppliers s ON s.code = p.import_supplier AND s.status = 'Ongoing'
+      WHERE p.status = 'PENDING' AND p.schedule_window_start <= now() AND p.schedule_window_end > now()
+      ORDER BY p.schedule_window_start, p.id
+      LIMIT $2
+        FOR UPDATE OF p SKIP LOCKED
+   ), claimed AS (
+     UPDATE import_processes p
+        SET status = 'IN_PROGRESS', locked_by = $1, locked_until = now() + make_interval(secs => $3),
+            attempts = p.attempts + 1, modified_at = now(),
+            latest_event = jsonb_build_object('event', 'EVENT_ACCOUNT_IMPORT_PROCESS_STARTED',
+                                              'occurred_at', to_jsonb(now()), 'data', NULL),
+            latest_error = NULL
+       FROM due WHERE p.id = due.id
+     RETURNING p.id, p.import_supplier, p.external_account_number, p.payload, p.is_dry_run
+   ), events AS (
+     INSERT INTO import_process_events (import_process_id, event, occurred_at)
+     SELECT id, 'EVENT_ACCOUNT_IMPORT_PROCESS_STARTED', now() FROM claimed
+   )
+   SELECT c.*, coalesce((s.config->>'send_welcome_emails')::boolean, false) AS send_welcome_emails,
+          coalesce((s.config->>'dry_run_only')::boolean, false) AS dry_run_only
+     FROM claimed c JOIN import_suppliers s ON s.code = c.import_supplier`,
+);
+
+/** Re-checks, under a row lock, that this worker still holds the lease on the process. */
+export const lockOwnedProcess = sql(
+  'lockOwnedImportProcess',
+  `SELECT id FROM import_processes
+    WHERE id = $1 AND status = 'IN_PROGRESS' AND locked_by = $2
+      FOR UPDATE`,
+);
+
+/** Hands processes whose worker vanished (lease expired) back to PENDING. */
+export const releaseExpiredLeases = sql(
+  'releaseExpiredLeases',
+  `WITH expired AS (
+     UPDATE import_processes
+        SET status = 'PENDING', locked_by = NULL, locked_until = NULL, modified_at = now(),
+            latest_event = jsonb_build_object('event', 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED',
+                                              'occurred_at', to_jsonb(now()), 'data', '{"reason": "lease_expired"}'::jsonb)
+      WHERE status = 'IN_PROGRESS' AND locked_until < now()
+     RETURNING id
+   )
+   INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
+   SELECT id, 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED', now(), '{"reason": "lease_expired"}' FROM expired`,
+);
+
+/** PENDING processes whose schedule window closed before a worker started them end ERRORED. */
+export const expireScheduleWindows = sql(
+  'expireScheduleWindows',
+  `WITH expired AS (
+     UPDATE import_processes
+        SET status = CASE WHEN is_dry_run THEN 'DRY_RUN_ERRORED' ELSE 'ERRORED' END,
+            modified_at = now(),
+            latest_error = '{"code": "schedule_window_expired", "detail": "The process was not started before its schedule window ended.", "domain": "account_import"}'::jsonb,
+            latest_event = jsonb_build_object(
+              'event', CASE WHEN is_dry_run THEN 'EVENT_ACCOUNT_IMPORT_PROCESS_DRY_RUN_ERRORED' ELSE 'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED' END,
+              'occurred_at', to_jsonb(now()),
+              'data', '{"code": "schedule_window_expired", "detail": "The process was not started before its schedule window ended.", "domain": "account_import"}'::jsonb)
+      WHERE status = 'PENDING' AND schedule_window_end <= now()
+     RETURNING id, latest_event
+   )
+   INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
+   SELECT id, latest_event->>'event', now(), latest_event->'data' FROM expired`,
+);

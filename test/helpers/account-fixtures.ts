@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { mpanCheckDigit } from '../../src/account-import/payload/rules/mpan.ts';
+import { mprnCheckDigits } from '../../src/account-import/payload/rules/mprn.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: fixture JSON
+type Obj = Record<string, any>;
+
+const EXAMPLE_PATH = new URL('../../../shared/reference/examples/account.json', import.meta.url);
+
+/** The reference example account, untouched. */
+export const exampleAccount = (): Obj => JSON.parse(readFileSync(EXAMPLE_PATH, 'utf8'));
+
+/** A valid MPAN core whose digits derive from n (unique per n below 10^11). */
+export function mpanFor(n: number): string {
+  const first12 = `1${String(n).padStart(11, '0')}`;
+  return `${first12}${mpanCheckDigit(first12)}`;
+}
+
+/** A valid 10-digit MPRN whose digits derive from n (unique per n below 10^7). */
+export function mprnFor(n: number): string {
+  const first8 = `7${String(n).padStart(7, '0')}`;
+  return `${first8}${mprnCheckDigits(first8)}`;
+}
+
+/**
+ * The example account made unique by n: its own external number, meter points, meter serials
+ * and reference, for supplier `supplier`.
+ */
+export function accountFor(supplier: string, n: number): Obj {
+  const a = exampleAccount();
+  a.import_supplier = supplier;
+  a.external_account_number = `EXT-${String(n).padStart(7, '0')}`;
+  const [elec, gas] = a.supply_addresses[0].meter_points;
+  elec.identifier = mpanFor(n);
+  gas.identifier = mprnFor(n);
+  a.references[0].value = `REF${n}`;
+  return a;
+}

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { isDbUnavailableError, isTransientDbError, sql, withTransientRetry } from '../../src/infra/db/db.ts';
+import { migrate } from '../../src/infra/db/migrate.ts';
+import { createTestDb, type TestDb } from '../helpers/test-db.ts';
+
+describe('database layer', () => {
+  let t: TestDb;
+  before(async () => {
+    t = await createTestDb();
+  });
+  after(() => t.cleanup());
+
+  it('migrates once: a second run applies nothing', async () => {
+    assert.deepEqual(await migrate(t.db), []);
+  });
+
+  it('commits a transaction that resolves and rolls back one that throws', async () => {
+    await t.db.transaction((tx) => tx.query(sql('', "INSERT INTO import_suppliers (code) VALUES ('TX1')")));
+    await assert.rejects(
+      t.db.transaction(async (tx) => {
+        await tx.query(sql('', "INSERT INTO import_suppliers (code) VALUES ('TX2')"));
+        throw new Error('stop');
+      }),
+      /stop/,
+    );
+    const { rows } = await t.db.query<{ code: string }>(
+      sql('', "SELECT code FROM import_suppliers WHERE code LIKE 'TX%' ORDER BY code"),
+    );
+    assert.deepEqual(
+      rows.map((r) => r.code),
+      ['TX1'],
+    );
+  });
+
+  it('reports affected rows for DML and returned rows for SELECT', async () => {
+    const upd = await t.db.query(sql('', "UPDATE import_suppliers SET status = 'Paused' WHERE code = 'TX1'"));
+    assert.equal(upd.rowCount, 1);
+    const sel = await t.db.query(sql('', "SELECT code FROM import_suppliers WHERE code = 'TX1' FOR UPDATE"));
+    assert.equal(sel.rowCount, 1);
+  });
+
+  it('retries serialization failures and deadlocks, then gives up; other errors are not retried', async () => {
+    let calls = 0;
+    const result = await withTransientRetry(async () => {
+      calls++;
+      if (calls < 3)
+        throw Object.assign(new Error('could not serialize'), { code: calls === 1 ? '40001' : '40P01' });
+      return 'done';
+    });
+    assert.equal(result, 'done');
+    assert.equal(calls, 3);
+    calls = 0;
+    await assert.rejects(
+      withTransientRetry(async () => {
+        calls++;
+        throw Object.assign(new Error('deadlock'), { code: '40P01' });
+      }, 3),
+      /deadlock/,
+    );
+    assert.equal(calls, 3);
+    calls = 0;
+    await assert.rejects(
+      withTransientRetry(async () => {
+        calls++;
+        throw Object.assign(new Error('unique'), { code: '23505' });
+      }),
+      /unique/,
+    );
+    assert.equal(calls, 1);
+  });
+
+  it('classifies transient and unavailable errors', () => {
+    assert.ok(isTransientDbError({ code: '40001' }));
+    assert.ok(!isTransientDbError({ code: '23505' }));
+    assert.ok(isDbUnavailableError({ code: 'ECONNREFUSED' }));
+    assert.ok(isDbUnavailableError({ code: '57P01' }));
+    assert.ok(isDbUnavailableError(new Error('Connection terminated unexpectedly')));
+    assert.ok(!isDbUnavailableError(new Error('syntax error')));
+  });
+});

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+/**
+ * Runs the README's "First calls" block line by line against `ferry serve` on the embedded
+ * database, so the front door stays true.
+ */
+describe('README walkthrough', {
+  skip: Boolean(process.env.DATABASE_URL) && 'runs once, on the embedded database',
+}, () => {
+  let dir: string;
+  let server: ChildProcess;
+  let port: number;
+  const root = resolve('.');
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ferry-readme-'));
+    cpSync(join(root, 'examples'), join(dir, 'examples'), { recursive: true });
+    port = 20000 + Math.floor(Math.random() * 20000);
+    server = spawn(process.execPath, [join(root, 'bin/ferry.js'), 'serve'], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: join(dir, 'data'),
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    server.stdout!.on('data', (d) => {
+      out += d;
+    });
+    for (let i = 0; i < 100; i++) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) break;
+      } catch {}
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.match(out, /Ferry generated an operator API key/);
+  });
+  after(() => {
+    server?.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('works line by line', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const block = /## First calls[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1];
+    const script = `set -euo pipefail\n${block.replace('http://127.0.0.1:8080', `http://127.0.0.1:${port}`)}`;
+    const res = spawnSync('bash', ['-c', script], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(res.status, 0, res.stderr);
+    const out = res.stdout;
+    assert.match(out, /"code":"ACME","status":"Ongoing"/);
+    assert.match(out, /^\[\]$/m);
+    assert.match(out, /"code":"not_found"/);
+    assert.match(out, /^\{\}$/m);
+    assert.match(out, /"code":"invalid_phone_number","attr":"customers.0.landline"/);
+    assert.match(out, /"status":"PROCESSED","service_identifier":"A-[0-9A-F]{8}"/);
+    assert.match(out, /\{"status":"COMPLETED","service_account_number":"A-[0-9A-F]{8}"\}/);
+  });
+});
