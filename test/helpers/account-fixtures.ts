@@ -5,7 +5,8 @@ import { mprnCheckDigits } from '../../src/account-import/payload/rules/mprn.ts'
 // biome-ignore lint/suspicious/noExplicitAny: fixture JSON
 type Obj = Record<string, any>;
 
-const EXAMPLE_PATH = new URL('../../../shared/reference/examples/account.json', import.meta.url);
+// A copy of the reference example account (its fidelity is checked in payload-fixtures.test.ts).
+const EXAMPLE_PATH = new URL('../account-import/payload/fixtures/example-account.json', import.meta.url);
 
 /** The reference example account, untouched. */
 export const exampleAccount = (): Obj => JSON.parse(readFileSync(EXAMPLE_PATH, 'utf8'));
