@@ -48,13 +48,16 @@ export async function validateAccount(db: Db, body: unknown, timeZone: string): 
 /** POST /v2/data-import/accounts/: validates again, then stages the account for a worker. */
 export async function scheduleAccountCreation(db: Db, body: unknown, timeZone: string): Promise<void> {
   const { errors, supplier, parsed } = await check(db, body, timeZone);
-  const externalMissing = parsed.ok && !parsed.payload.external_account_number;
-  if (errors.length > 0 || !parsed.ok || !supplier || externalMissing) {
+  // The process is keyed by it, so creation needs it even though validation alone does not.
+  if (parsed.ok && !parsed.payload.external_account_number) {
+    errors.push(item('external_account_number', 'required', 'An account needs its external account number to be scheduled.'));
+  }
+  if (errors.length > 0 || !parsed.ok || !supplier) {
     throw new ApiError(
       400,
       'import_process_failed_validation',
       'The account data failed validation; call the validate endpoint for the full list of errors.',
-      { body: { domain: 'import_process' } },
+      { body: { domain: 'import_process', errors } },
     );
   }
   if (supplier.status === 'Paused') {

@@ -148,7 +148,7 @@ export async function scheduleImportProcess(db: Db, input: ScheduleInput): Promi
     ).rows[0];
     if (existing.account_number !== null)
       return { kind: 'already_imported', accountNumber: existing.account_number };
-    if (existing.status === 'IN_PROGRESS') return { kind: 'in_progress' };
+    // Without an account, only IN_PROGRESS is outside the re-schedulable states.
     if (!RESCHEDULABLE.includes(existing.status)) return { kind: 'in_progress' };
     if (existing.status === 'PENDING' && existing.is_dry_run === input.isDryRun && existing.same_payload) {
       return { kind: 'unchanged' };
