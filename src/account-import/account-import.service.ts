@@ -50,7 +50,13 @@ export async function scheduleAccountCreation(db: Db, body: unknown, timeZone: s
   const { errors, supplier, parsed } = await check(db, body, timeZone);
   // The process is keyed by it, so creation needs it even though validation alone does not.
   if (parsed.ok && !parsed.payload.external_account_number) {
-    errors.push(item('external_account_number', 'required', 'An account needs its external account number to be scheduled.'));
+    errors.push(
+      item(
+        'external_account_number',
+        'required',
+        'An account needs its external account number to be scheduled.',
+      ),
+    );
   }
   if (errors.length > 0 || !parsed.ok || !supplier) {
     throw new ApiError(

@@ -106,7 +106,10 @@ describe('validate and create accounts (V2)', () => {
     const body = res.json();
     assert.equal(body.code, 'import_process_failed_validation');
     assert.equal(body.domain, 'import_process');
-    assert.deepEqual(body.errors.map((e: { attr: string }) => e.attr), ['customers.0.email']);
+    assert.deepEqual(
+      body.errors.map((e: { attr: string }) => e.attr),
+      ['customers.0.email'],
+    );
     assert.equal(await findImportProcessStatus(t.db, 'ACME', a.external_account_number), null);
   });
 
@@ -116,7 +119,10 @@ describe('validate and create accounts (V2)', () => {
     assert.equal((await validate(a)).statusCode, 200);
     const res = await create(a);
     assert.equal(res.statusCode, 400);
-    assert.deepEqual(res.json().errors.map((e: { attr: string; code: string }) => [e.attr, e.code]), [['external_account_number', 'required']]);
+    assert.deepEqual(
+      res.json().errors.map((e: { attr: string; code: string }) => [e.attr, e.code]),
+      [['external_account_number', 'required']],
+    );
   });
 
   it('refuses creation for Paused and Complete suppliers, but still validates for them', async () => {
