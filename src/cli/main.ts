@@ -17,6 +17,9 @@ Service:
   db schema-dump [--out FILE]    print (or write) the schema as migrated
   db schema-check [--file FILE]  fail when schema.sql differs from the migrations
 
+Development:
+  dev vendor-sim [--port N]      a GoCardless- and Stripe-shaped payment vendor simulator on loopback
+
 Operator (FERRY_URL, FERRY_OPERATOR_API_KEY; add --json for JSON output):
   supplier create <code> [--status S] [--document-root R] [--send-welcome-emails true|false] [--dry-run-only true|false]
   supplier list | show <code> | set-status <code> <Ongoing|Paused|Complete>
@@ -99,6 +102,7 @@ export async function main(argv: string[]): Promise<number> {
         'send-welcome-emails': { type: 'string' },
         'dry-run-only': { type: 'string' },
         suppliers: { type: 'string' },
+        port: { type: 'string' },
       },
     });
   } catch (err) {
@@ -126,6 +130,11 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'db':
         return await dbCommand(rest[0], values);
+      case 'dev': {
+        if (rest[0] !== 'vendor-sim') break;
+        const { runVendorSimulatorCli } = await import('../infra/vendors/vendor-simulator-cli.ts');
+        return await runVendorSimulatorCli(typeof values.port === 'string' ? ['--port', values.port] : []);
+      }
       case 'supplier':
       case 'apikey':
       case 'process':
@@ -133,10 +142,9 @@ export async function main(argv: string[]): Promise<number> {
           out: (s) => process.stdout.write(`${s}\n`),
           json: Boolean(values.json),
         });
-      default:
-        process.stderr.write(`ferry: unknown command "${command}"\n\n${USAGE}`);
-        return 2;
     }
+    process.stderr.write(`ferry: unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+    return 2;
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`ferry: configuration error: ${err.message}\n`);

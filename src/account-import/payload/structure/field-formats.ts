@@ -4,10 +4,10 @@
  * blank optional field is not also reported as, say, an invalid phone number.
  */
 
+import { isDocumentPath } from '../../../infra/storage/document-path.ts';
 import { isCalendarDate, isDateOrDateTime, isDateTime, isTimeOfDay } from '../rules/calendar-date.ts';
 import { normaliseCompanyNumber } from '../rules/company-number.ts';
 import { isDecimalString } from '../rules/decimal.ts';
-import { isDocumentPath } from '../rules/document-path.ts';
 import { isBlackholeAddress, isEmailAddress, isTestEmailAddress } from '../rules/email-address.ts';
 import { isGbPostcode } from '../rules/gb-postcode.ts';
 import {

@@ -1,0 +1,111 @@
+import {
+  type PaymentInstructionType,
+  type PaymentVendor,
+  type VendorInstruction,
+  VendorRejection,
+  VendorUnavailable,
+} from './payment-vendor.ts';
+import { getVendorJson, withTrailingSlash } from './vendor-http.ts';
+
+/** The API version we speak; GoCardless requires the header on every request. */
+export const GOCARDLESS_API_VERSION = '2015-07-06';
+
+/**
+ * GoCardless mandate ids are `MD` followed by upper-case letters and digits. We also accept
+ * lower case and `_` (the simulator's fault references, such as `MD_FAIL_500`); nothing that
+ * could change the URL path (`/`, `.`, `%`, `?`) gets through.
+ */
+export const GOCARDLESS_MANDATE_ID = /^MD[A-Za-z0-9_]{1,62}$/;
+
+/** Mandates in these states can never collect again; GoCardless requires a new mandate. */
+export const GOCARDLESS_ENDED_STATUSES = new Set(['cancelled', 'failed', 'expired', 'consumed', 'blocked']);
+/** States that lead to (or are) collecting payments. Any other known or future status is kept as not active. */
+export const GOCARDLESS_ACTIVE_STATUSES = new Set([
+  'pending_customer_approval',
+  'pending_submission',
+  'submitted',
+  'active',
+]);
+
+export interface GoCardlessClientOptions {
+  apiUrl: string;
+  accessToken: string;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Direct-debit mandates from GoCardless: `GET /mandates/{id}`. */
+export class GoCardlessClient implements PaymentVendor {
+  readonly name = 'GOCARDLESS' as const;
+  readonly #options: GoCardlessClientOptions;
+
+  constructor(options: GoCardlessClientOptions) {
+    this.#options = options;
+  }
+
+  async fetchInstruction(reference: string, type: PaymentInstructionType): Promise<VendorInstruction> {
+    const reject = (code: VendorRejection['code'], detail: string) =>
+      new VendorRejection({ vendor: 'GOCARDLESS', code, reference, detail });
+    // GoCardless only holds direct-debit mandates; a card can never be one, so do not ask.
+    if (type !== 'DIRECT_DEBIT') {
+      throw reject(
+        'payment_instruction_type_mismatch',
+        `GoCardless holds direct-debit mandates, not ${type}.`,
+      );
+    }
+    if (!GOCARDLESS_MANDATE_ID.test(reference)) {
+      throw reject('invalid_payment_instruction_reference', 'A GoCardless mandate reference starts with MD.');
+    }
+
+    const body = await getVendorJson({
+      vendor: 'GOCARDLESS',
+      reference,
+      noun: 'mandate',
+      url: new URL(`mandates/${encodeURIComponent(reference)}`, withTrailingSlash(this.#options.apiUrl)),
+      headers: {
+        authorization: `Bearer ${this.#options.accessToken}`,
+        'gocardless-version': GOCARDLESS_API_VERSION,
+        accept: 'application/json',
+      },
+      timeoutMs: this.#options.timeoutMs,
+      fetch: this.#options.fetch ?? fetch,
+    });
+
+    const mandate = body.mandates as Record<string, unknown> | undefined;
+    const status = text(mandate?.status);
+    if (!mandate || typeof mandate !== 'object' || mandate.id !== reference || status === null) {
+      throw new VendorUnavailable({
+        vendor: 'GOCARDLESS',
+        reason: 'unexpected_response',
+        reference,
+        detail: 'GoCardless answered without the mandate we asked for.',
+        vendorStatus: 200,
+      });
+    }
+    if (GOCARDLESS_ENDED_STATUSES.has(status)) {
+      throw reject('payment_instruction_inactive', `GoCardless mandate ${reference} is ${status}.`);
+    }
+    const links = (mandate.links ?? {}) as Record<string, unknown>;
+    return {
+      vendor: 'GOCARDLESS',
+      reference,
+      status,
+      active: GOCARDLESS_ACTIVE_STATUSES.has(status),
+      type: 'DIRECT_DEBIT',
+      details: {
+        id: mandate.id,
+        status,
+        scheme: text(mandate.scheme),
+        reference: text(mandate.reference),
+        created_at: text(mandate.created_at),
+        next_possible_charge_date: text(mandate.next_possible_charge_date),
+        payments_require_approval: mandate.payments_require_approval === true,
+        customer_id: text(links.customer),
+        customer_bank_account_id: text(links.customer_bank_account),
+        creditor_id: text(links.creditor),
+      },
+    };
+  }
+}

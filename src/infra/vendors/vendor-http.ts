@@ -1,0 +1,131 @@
+import { type PaymentVendorName, VendorRejection, VendorUnavailable } from './payment-vendor.ts';
+
+export interface VendorGetRequest {
+  vendor: PaymentVendorName;
+  /** The supplier's reference, for error messages and logs. */
+  reference: string;
+  /** What the vendor calls the thing, for error messages: "mandate", "payment method". */
+  noun: string;
+  url: URL;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  fetch: typeof fetch;
+}
+
+export const VENDOR_LABELS: Record<PaymentVendorName, string> = {
+  GOCARDLESS: 'GoCardless',
+  STRIPE: 'Stripe',
+};
+
+/** `new URL('x', 'https://h/api')` drops `api`; a base that ends in `/` keeps its path. */
+export function withTrailingSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+/** Vendor answers are small JSON objects; anything bigger is not an answer we understand. */
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+function retryAfterSeconds(header: string | null): number | null {
+  if (header === null) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+async function readLimited(res: Response): Promise<string | null> {
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    if (size > MAX_RESPONSE_BYTES) {
+      await res.body.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const isTimeout = (err: unknown) =>
+  err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+
+/**
+ * One GET to a vendor with a hard timeout (connecting, waiting and reading the body), mapping
+ * every outcome to a JSON object or to VendorRejection / VendorUnavailable. No retries here:
+ * the caller's request has a deadline, and the supplier retries a 500 unchanged.
+ */
+export async function getVendorJson(request: VendorGetRequest): Promise<Record<string, unknown>> {
+  const { vendor, reference, noun } = request;
+  const label = VENDOR_LABELS[vendor];
+  const unavailable = (
+    reason: VendorUnavailable['reason'],
+    detail: string,
+    extra: { vendorStatus?: number; retryAfterSeconds?: number | null; cause?: unknown } = {},
+  ) => new VendorUnavailable({ vendor, reason, reference, detail, ...extra });
+  const rejected = (code: VendorRejection['code'], detail: string, vendorStatus: number) =>
+    new VendorRejection({ vendor, code, reference, detail, vendorStatus });
+
+  let res: Response;
+  let text: string | null;
+  try {
+    res = await request.fetch(request.url, {
+      method: 'GET',
+      headers: request.headers,
+      // A redirect would carry our credentials somewhere we did not configure.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(request.timeoutMs),
+    });
+    text = await readLimited(res);
+  } catch (err) {
+    if (isTimeout(err)) {
+      throw unavailable('timeout', `${label} did not answer within ${request.timeoutMs} ms.`, { cause: err });
+    }
+    throw unavailable('connection_failed', `Could not reach ${label}.`, { cause: err });
+  }
+
+  const status = res.status;
+  if (status === 404 || status === 410) {
+    throw rejected('payment_instruction_not_found', `${label} has no ${noun} ${reference}.`, status);
+  }
+  if (status === 401 || status === 403) {
+    throw rejected(
+      'vendor_authentication_failed',
+      `${label} refused our credentials for ${noun} ${reference}; the operator must check them.`,
+      status,
+    );
+  }
+  if (status === 408 || status === 429 || status >= 500) {
+    const throttled = status === 429;
+    throw unavailable(
+      throttled ? 'throttled' : status === 408 ? 'timeout' : 'vendor_error',
+      throttled ? `${label} is limiting our requests.` : `${label} answered with an error (HTTP ${status}).`,
+      { vendorStatus: status, retryAfterSeconds: retryAfterSeconds(res.headers.get('retry-after')) },
+    );
+  }
+  if (status >= 400) {
+    throw rejected(
+      'payment_instruction_invalid',
+      `${label} rejected the ${noun} reference ${reference}.`,
+      status,
+    );
+  }
+  if (status !== 200 || text === null) {
+    throw unavailable(
+      'unexpected_response',
+      `${label} gave an answer we do not understand (HTTP ${status}).`,
+      {
+        vendorStatus: status,
+      },
+    );
+  }
+  try {
+    const body: unknown = JSON.parse(text);
+    if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
+  } catch {
+    // falls through to the error below
+  }
+  throw unavailable('unexpected_response', `${label} answered with a body that is not a JSON object.`, {
+    vendorStatus: status,
+  });
+}

@@ -1,0 +1,168 @@
+/**
+ * What the vendor simulator serves: GoCardless mandates and Stripe payment methods shaped like
+ * the real APIs' objects, the seeded examples, and the references that encode a fault.
+ */
+
+export type SimulatedVendor = 'GOCARDLESS' | 'STRIPE';
+
+/** A GoCardless mandate as `GET /mandates/{id}` returns it inside `{mandates: …}`. */
+export interface SimulatedMandate {
+  id: string;
+  status: string;
+  scheme?: string;
+  reference?: string;
+  created_at?: string;
+  next_possible_charge_date?: string | null;
+  payments_require_approval?: boolean;
+  metadata?: Record<string, string>;
+  links?: { customer?: string; customer_bank_account?: string; creditor?: string };
+}
+
+/** A Stripe payment method as `GET /v1/payment_methods/{id}` returns it. */
+export interface SimulatedPaymentMethod {
+  id: string;
+  type: string;
+  customer: string | null;
+  object?: 'payment_method';
+  created?: number;
+  livemode?: boolean;
+  billing_details?: Record<string, unknown>;
+  metadata?: Record<string, string>;
+  [typeDetails: string]: unknown;
+}
+
+/** What the simulator does instead of (or before) answering normally. */
+export type VendorFault =
+  /** Answers with this HTTP status and the vendor's error body (Retry-After on 429/503). */
+  | { kind: 'status'; status: number; retryAfterSeconds?: number }
+  /** Waits, then answers normally. */
+  | { kind: 'delay'; ms: number }
+  /** Destroys the connection without answering (ECONNRESET at the client). */
+  | { kind: 'reset' };
+
+export function simulatedMandate(id: string, overrides: Partial<SimulatedMandate> = {}): SimulatedMandate {
+  return {
+    id,
+    status: 'active',
+    scheme: 'bacs',
+    reference: `FERRY-${id.slice(-6)}`,
+    created_at: '2024-01-15T10:00:00.000Z',
+    next_possible_charge_date: '2024-01-22',
+    payments_require_approval: false,
+    metadata: {},
+    links: { customer: 'CU000SIM0001', customer_bank_account: 'BA000SIM0001', creditor: 'CR000SIM0001' },
+    ...overrides,
+  };
+}
+
+const TYPE_DETAILS: Record<string, Record<string, unknown>> = {
+  card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034, funding: 'credit', country: 'GB' },
+  bacs_debit: { sort_code: '108800', last4: '2345', fingerprint: 'simfp' },
+  sepa_debit: { bank_code: '37040044', branch_code: '', country: 'DE', last4: '3000', fingerprint: 'simfp' },
+};
+
+export function simulatedPaymentMethod(
+  id: string,
+  overrides: Partial<SimulatedPaymentMethod> = {},
+): SimulatedPaymentMethod {
+  const type = overrides.type ?? 'card';
+  return {
+    id,
+    object: 'payment_method',
+    type,
+    customer: 'cus_sim0001',
+    created: 1_705_312_800,
+    livemode: false,
+    billing_details: { name: 'Simulated Customer', email: null, phone: null, address: null },
+    metadata: {},
+    [type]: TYPE_DETAILS[type] ?? {},
+    ...overrides,
+  };
+}
+
+/** Seeded on start (and by reset()), with what each one is for. */
+export const SEEDED_MANDATES: { mandate: SimulatedMandate; purpose: string }[] = [
+  { mandate: simulatedMandate('MD000SIMACTIVE'), purpose: 'active Bacs mandate' },
+  {
+    mandate: simulatedMandate('MD000SIMPENDING', { status: 'pending_submission' }),
+    purpose: 'pending, accepted',
+  },
+  {
+    mandate: simulatedMandate('MD000SIMSUSPENDED', { status: 'suspended_by_payer' }),
+    purpose: 'suspended: accepted, not active',
+  },
+  { mandate: simulatedMandate('MD000SIMCANCELLED', { status: 'cancelled' }), purpose: 'cancelled: inactive' },
+  { mandate: simulatedMandate('MD000SIMEXPIRED', { status: 'expired' }), purpose: 'expired: inactive' },
+];
+
+export const SEEDED_PAYMENT_METHODS: { method: SimulatedPaymentMethod; purpose: string }[] = [
+  { method: simulatedPaymentMethod('pm_sim_card_visa'), purpose: 'Visa card, CARD' },
+  {
+    method: simulatedPaymentMethod('pm_sim_bacs_debit', { type: 'bacs_debit' }),
+    purpose: 'Bacs debit, DIRECT_DEBIT',
+  },
+  {
+    method: simulatedPaymentMethod('pm_sim_sepa_debit', { type: 'sepa_debit' }),
+    purpose: 'SEPA debit, DIRECT_DEBIT',
+  },
+  {
+    method: simulatedPaymentMethod('pm_sim_detached', { customer: null }),
+    purpose: 'card not attached to a customer: inactive',
+  },
+  {
+    method: simulatedPaymentMethod('pm_sim_expired_card', {
+      card: { ...TYPE_DETAILS.card, exp_month: 1, exp_year: 2020 },
+    }),
+    purpose: 'expired card: inactive',
+  },
+];
+
+/**
+ * Faults and states encoded in a reference, so that a whole import can be exercised by hand
+ * without calling the simulator's API. After the `MD_` / `pm_` prefix, case-insensitive:
+ * `fail_<status>` answers that HTTP status; `slow_<ms>` waits, then serves an active instruction;
+ * `reset` drops the connection; GoCardless `status_<status>` serves a mandate in that status;
+ * Stripe `detached`, `expired`, `type_<stripe type>` serve such a payment method.
+ */
+export function faultEncodedIn(reference: string): VendorFault | null {
+  const rest = encodedPart(reference);
+  if (rest === null) return null;
+  let m = /^fail_(\d{3})$/.exec(rest);
+  if (m) {
+    const status = Number(m[1]);
+    return { kind: 'status', status, ...(status === 429 || status === 503 ? { retryAfterSeconds: 1 } : {}) };
+  }
+  m = /^slow_(\d{1,6})$/.exec(rest);
+  if (m) return { kind: 'delay', ms: Number(m[1]) };
+  return rest === 'reset' ? { kind: 'reset' } : null;
+}
+
+/** The instruction an encoded reference stands for, when it is not in the store. */
+export function recordEncodedIn(
+  vendor: SimulatedVendor,
+  reference: string,
+): SimulatedMandate | SimulatedPaymentMethod | null {
+  const rest = encodedPart(reference);
+  if (rest === null) return null;
+  if (vendor === 'GOCARDLESS') {
+    if (!reference.startsWith('MD_')) return null;
+    const m = /^status_([a-z_]+)$/.exec(rest);
+    if (m) return simulatedMandate(reference, { status: m[1] });
+    return /^slow_\d+$/.test(rest) ? simulatedMandate(reference) : null;
+  }
+  if (!reference.startsWith('pm_')) return null;
+  if (rest === 'detached') return simulatedPaymentMethod(reference, { customer: null });
+  if (rest === 'expired') {
+    return simulatedPaymentMethod(reference, {
+      card: { ...TYPE_DETAILS.card, exp_month: 1, exp_year: 2020 },
+    });
+  }
+  const m = /^type_([a-z_]+)$/.exec(rest);
+  if (m) return simulatedPaymentMethod(reference, { type: m[1] });
+  return /^slow_\d+$/.test(rest) ? simulatedPaymentMethod(reference) : null;
+}
+
+function encodedPart(reference: string): string | null {
+  const m = /^(?:MD_|pm_)(.+)$/.exec(reference);
+  return m ? m[1].toLowerCase() : null;
+}
