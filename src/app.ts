@@ -9,16 +9,21 @@ import { TokenService } from './auth/tokens.ts';
 import type { FerryConfig } from './config.ts';
 import { registerTokenAuth } from './http/auth-hook.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import type { FollowUpDeps } from './http/follow-up.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerOperatorAuth } from './http/operator-auth.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import type { Db } from './infra/db/db.ts';
+import type { ObjectStore } from './infra/storage/object-store.ts';
+import type { PaymentVendors } from './infra/vendors/vendor-registry.ts';
 import { supplierAdminRoutes } from './suppliers/suppliers.admin-routes.ts';
 
 export interface AppDeps {
   db: Db;
+  objectStore: ObjectStore;
+  paymentVendors: PaymentVendors;
   /** The operator credential for /admin/ (resolved by the entry point). */
   operatorKey: string;
   logger?: FastifyServerOptions['logger'];
@@ -74,6 +79,15 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     registerTokenAuth(scope, { db, tokens, limiter });
     await scope.register(accountImportRoutes, { db, config });
     await scope.register(statusRoutes, { db });
+    // Follow-up imports on imported accounts.
+    const followUp: FollowUpDeps = {
+      db,
+      config,
+      objectStore: deps.objectStore,
+      paymentVendors: deps.paymentVendors,
+    };
+    // follow-up routes: one register line per endpoint below
+    void followUp;
   });
 
   // The operator's admin API.

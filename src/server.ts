@@ -4,6 +4,8 @@ import { resolveOperatorKey } from './auth/operator-key.ts';
 import type { FerryConfig } from './config.ts';
 import { migrate } from './infra/db/migrate.ts';
 import { openDb } from './infra/db/open-db.ts';
+import { openObjectStore } from './infra/storage/open-object-store.ts';
+import { createPaymentVendors } from './infra/vendors/vendor-registry.ts';
 import { startWorkers } from './worker.ts';
 
 /**
@@ -20,7 +22,14 @@ export async function runServer(config: FerryConfig, opts: { withWorker: boolean
   });
   // Compile the account schema now (about 0.5 s) rather than on the first request.
   prepareAccountPayloadValidation();
-  const app = await buildApp(config, { db, operatorKey, logger: { level: config.logLevel } });
+  const objectStore = openObjectStore(config);
+  const app = await buildApp(config, {
+    db,
+    objectStore,
+    paymentVendors: createPaymentVendors(config),
+    operatorKey,
+    logger: { level: config.logLevel },
+  });
   const workers = opts.withWorker ? startWorkers(config, { db, logger: app.log }) : null;
   await app.listen({ port: config.port, host: config.host });
 
@@ -31,6 +40,7 @@ export async function runServer(config: FerryConfig, opts: { withWorker: boolean
     app.log.info({ signal }, 'shutting down');
     await workers?.stop();
     await app.close();
+    await objectStore.close();
     await db.close();
     process.exit(0);
   };

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDbUnavailableError } from '../infra/db/db.ts';
+import { ObjectStoreError } from '../infra/storage/object-store.ts';
+import { VendorRejection, VendorUnavailable } from '../infra/vendors/payment-vendor.ts';
 import { ApiError, RawBodyError, serviceUnavailable } from './errors.ts';
 import { ajvErrorsToItems } from './validation-errors.ts';
 
@@ -43,6 +45,35 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: AnyError, request, reply) => {
     if (error instanceof ApiError) return send(reply, error);
     if (error instanceof RawBodyError) return reply.code(error.statusCode).send(error.payload);
+    if (error instanceof VendorRejection) {
+      // Permanent: the request must change before it can succeed (interface 4.4).
+      return send(reply, new ApiError(400, error.code, error.message, { body: { vendor: error.vendor } }));
+    }
+    if (error instanceof VendorUnavailable) {
+      // Intermittent: safe to retry unchanged (interface 4.4).
+      request.log.warn({ err: error }, 'payment vendor unavailable');
+      return send(
+        reply,
+        new ApiError(
+          500,
+          'vendor_unavailable',
+          'The payment vendor could not be reached; retry the request unchanged.',
+          { body: { vendor: error.vendor } },
+        ),
+      );
+    }
+    if (error instanceof ObjectStoreError) {
+      request.log.warn({ err: error }, 'document store unavailable');
+      return send(
+        reply,
+        new ApiError(
+          503,
+          'document_store_unavailable',
+          'The document store is temporarily unavailable; retry shortly.',
+          { headers: { 'retry-after': '5' } },
+        ),
+      );
+    }
     const mapped = fromFastifyError(error, request);
     if (mapped) return send(reply, mapped);
     if (isDbUnavailableError(error)) {

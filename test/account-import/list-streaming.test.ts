@@ -2,17 +2,16 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import type { FastifyInstance } from 'fastify';
 import { type Db, sql } from '../../src/infra/db/db.ts';
-import { OPERATOR_KEY, tokenFor } from '../helpers/test-app.ts';
+import { buildTestAppOn, tokenFor } from '../helpers/test-app.ts';
 import { createTestDb, type TestDb } from '../helpers/test-db.ts';
 
 const ROWS = 200_000;
 
 describe('list endpoints stream 200,000 processes without buffering them', () => {
   let tdb: TestDb;
-  let app: Awaited<ReturnType<typeof buildApp>>;
+  let app: FastifyInstance;
   let port: number;
   let headers: Record<string, string>;
   let pagesFetched = 0;
@@ -26,10 +25,7 @@ describe('list endpoints stream 200,000 processes without buffering them', () =>
         return tdb.db.query(s, p);
       },
     };
-    app = await buildApp(loadConfig({ DATA_DIR: '.tmp/test-data' }), {
-      db: counting,
-      operatorKey: OPERATOR_KEY,
-    });
+    ({ app } = await buildTestAppOn(counting));
     ({ headers } = await tokenFor(app, ['BIG', 'SMALL']));
     await tdb.db.query(
       sql(

@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { type FerryConfig, loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/infra/db/db.ts';
+import { FileObjectStore } from '../../src/infra/storage/file-object-store.ts';
+import type { ObjectStore } from '../../src/infra/storage/object-store.ts';
+import { createPaymentVendors } from '../../src/infra/vendors/vendor-registry.ts';
 import { createTestDb } from './test-db.ts';
 
 export const OPERATOR_KEY = 'test-operator-key-0123456789';
@@ -10,18 +16,38 @@ export interface TestApp {
   app: FastifyInstance;
   db: Db;
   config: FerryConfig;
+  /** A file store in a temporary folder of its own. */
+  objectStore: ObjectStore;
   close(): Promise<void>;
+}
+
+/** The app on a given database, with a temporary file store; closing the app removes the store. */
+export async function buildTestAppOn(db: Db, env: Record<string, string> = {}) {
+  const config = loadConfig({ DATA_DIR: '.tmp/test-data', ...env });
+  const dir = mkdtempSync(join(tmpdir(), 'ferry-docs-'));
+  const objectStore = new FileObjectStore(dir);
+  const app = await buildApp(config, {
+    db,
+    objectStore,
+    paymentVendors: createPaymentVendors(config),
+    operatorKey: OPERATOR_KEY,
+  });
+  app.addHook('onClose', async () => {
+    await objectStore.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { app, config, objectStore };
 }
 
 /** The whole app on a fresh database; `env` overrides configuration variables. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const { db, cleanup } = await createTestDb();
-  const config = loadConfig({ DATA_DIR: '.tmp/test-data', ...env });
-  const app = await buildApp(config, { db, operatorKey: OPERATOR_KEY });
+  const { app, config, objectStore } = await buildTestAppOn(db, env);
   return {
     app,
     db,
     config,
+    objectStore,
     async close() {
       await app.close();
       await cleanup();

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/infra/db/db.ts';
 import { openPgDb } from '../../src/infra/db/pg-db.ts';
 import {
   admin,
   adminHeaders,
+  buildTestAppOn,
   createTestApp,
-  OPERATOR_KEY,
   type TestApp,
   tokenFor,
 } from '../helpers/test-app.ts';
@@ -115,7 +114,7 @@ describe('error format: failures behind the routes', () => {
   let switchable: Db;
   let unreachable: Db;
   let useUnreachable = false;
-  let app: Awaited<ReturnType<typeof buildApp>>;
+  let app: FastifyInstance;
   before(async () => {
     t = await createTestApp();
     // A real pg pool aimed at a port where nothing listens: connections are refused.
@@ -128,10 +127,7 @@ describe('error format: failures behind the routes', () => {
       transaction: (fn) => pick().transaction(fn),
       close: async () => {},
     };
-    app = await buildApp(loadConfig({ DATA_DIR: '.tmp/test-data' }), {
-      db: switchable,
-      operatorKey: OPERATOR_KEY,
-    });
+    ({ app } = await buildTestAppOn(switchable));
     app.get('/boom', async () => {
       throw new Error('syntax error at or near "SELECT" in SELECT * FROM secrets');
     });
