@@ -19,6 +19,7 @@ import type { Db } from './infra/db/db.ts';
 import type { ObjectStore } from './infra/storage/object-store.ts';
 import type { PaymentVendors } from './infra/vendors/vendor-registry.ts';
 import { supplierAdminRoutes } from './suppliers/suppliers.admin-routes.ts';
+import { transactionsRoutes } from './transactions/transactions.routes.ts';
 
 export interface AppDeps {
   db: Db;
@@ -87,7 +88,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
       paymentVendors: deps.paymentVendors,
     };
     // follow-up routes: one register line per endpoint below
-    void followUp;
+    await scope.register(transactionsRoutes, followUp);
   });
 
   // The operator's admin API.

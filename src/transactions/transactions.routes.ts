@@ -1,0 +1,60 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { type FollowUpDeps, followUpBody } from '../http/follow-up.ts';
+import { authErrorResponses, ErrorRef, StringEnum } from '../http/schemas.ts';
+import { importTransactions, type TransactionsRequest } from './import-transactions.ts';
+import { TransactionItemSchema } from './transaction.schema.ts';
+
+const Flag = (description: string) => Type.Optional(StringEnum(['true', 'false'] as const, { description }));
+
+const Query = Type.Object(
+  {
+    check_previously_added: Flag(
+      'Default true: a transaction_id already on the account is skipped (TRANSACTION_ALREADY_EXISTS).',
+    ),
+    force_add_to_current_statement: Flag(
+      'Default true: a transaction dated before the open statement period is moved to its start, described, and listed in a pinned note.',
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Result = Type.Object({
+  status: StringEnum(['TRANSACTION_ADDED_TO_ACCOUNT', 'TRANSACTION_ALREADY_EXISTS'] as const),
+  transaction_data: Type.Object({}, { additionalProperties: true }),
+});
+
+export async function transactionsRoutes(app: FastifyInstance, deps: FollowUpDeps) {
+  app.post(
+    '/v1/data-import/transactions/create/',
+    {
+      schema: {
+        tags: ['post account import'],
+        summary: 'Add ledger transactions to an imported account (all or nothing)',
+        querystring: Query,
+        body: followUpBody('transactions', TransactionItemSchema, 'At most 1,000 transactions.'),
+        response: {
+          201: Type.Object({ results: Type.Array(Result) }),
+          400: Type.Object(
+            {},
+            {
+              additionalProperties: true,
+              description:
+                'A validation error, or {status: "TRANSACTION_IMPORT_ERROR", code, error_detail, transaction_data} naming the first failing transaction.',
+            },
+          ),
+          404: ErrorRef,
+          ...authErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query as { check_previously_added?: string; force_add_to_current_statement?: string };
+      const result = await importTransactions(deps, request.body as TransactionsRequest, {
+        checkPreviouslyAdded: q.check_previously_added !== 'false',
+        forceAddToCurrentStatement: q.force_add_to_current_statement !== 'false',
+      });
+      return reply.code(201).send(result);
+    },
+  );
+}

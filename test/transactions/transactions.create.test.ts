@@ -1,0 +1,309 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { sql } from '../../src/infra/db/db.ts';
+import { accountFor } from '../helpers/account-fixtures.ts';
+import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
+import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
+
+const REFERENCE = JSON.parse(
+  readFileSync(new URL('./fixtures/reference-transactions.json', import.meta.url), 'utf8'),
+);
+const URL_PATH = '/v1/data-import/transactions/create/';
+
+// The example account's open statement period starts 2019-08-01 and its balance is 30.00.
+describe('POST /v1/data-import/transactions/create/', () => {
+  let t: TestApp;
+  let headers: Record<string, string>;
+  let n = 0;
+  before(async () => {
+    t = await createTestApp();
+    ({ headers } = await tokenFor(t.app, ['TX']));
+  });
+  after(() => t.close());
+
+  /** A fresh imported account; returns its external account number. */
+  async function importedAccount(): Promise<string> {
+    const a = accountFor('TX', ++n);
+    const res = await t.app.inject({ method: 'POST', url: '/v2/data-import/accounts/', headers, payload: a });
+    assert.equal(res.statusCode, 201, res.body);
+    await runWorkerUntilIdle(t.config, t.db);
+    migrated.set(a.external_account_number, (await counts(a.external_account_number)).transactions);
+    return a.external_account_number;
+  }
+  // The example account arrives with 2 current-statement transactions (ids 1 and 2) of its own.
+  const migrated = new Map<string, number>();
+  const post = (external: string, transactions: unknown[], query = '') =>
+    t.app.inject({
+      method: 'POST',
+      url: `${URL_PATH}${query}`,
+      headers,
+      payload: { import_supplier: 'TX', external_account_number: external, transactions },
+    });
+  const account = async (external: string) => {
+    const c = await counts(external);
+    return { ...c, transactions: c.transactions - (migrated.get(external) ?? 0) };
+  };
+  const counts = async (external: string) =>
+    (
+      await t.db.query<{ balance: string; transactions: number; pinned: number }>(
+        sql(
+          '',
+          `SELECT a.balance::text AS balance,
+                  (SELECT count(*)::int FROM transactions x WHERE x.account_id = a.id AND x.statement = 'current') AS transactions,
+                  (SELECT count(*)::int FROM notes o WHERE o.account_id = a.id AND o.is_pinned) AS pinned
+             FROM accounts a WHERE a.import_supplier = 'TX' AND a.external_account_number = $1`,
+        ),
+        [external],
+      )
+    ).rows[0];
+  const tx = (id: string, fields: Record<string, unknown> = {}) => ({
+    transaction_id: id,
+    transaction_date: '2020-01-15',
+    amount: 12.5,
+    type: 'PAYMENT',
+    reason: 'ACCOUNT_CHARGE_PAYMENT',
+    ...fields,
+  });
+
+  it('adds the reference example transactions, echoes amounts as strings and moves the balance exactly', async () => {
+    const ext = await importedAccount();
+    const before = await account(ext);
+    // Ids 1–4 are already on the example account (migrated with it), so the example's are renamed.
+    const res = await post(
+      ext,
+      REFERENCE.transactions.map((x: { transaction_id: string }) => ({
+        ...x,
+        transaction_id: `ref-${x.transaction_id}`,
+      })),
+    );
+    assert.equal(res.statusCode, 201, res.body);
+    const { results } = res.json();
+    assert.deepEqual(
+      results.map((r: { status: string }) => r.status),
+      Array(6).fill('TRANSACTION_ADDED_TO_ACCOUNT'),
+    );
+    assert.deepEqual(
+      results.map((r: { transaction_data: { amount: string } }) => r.transaction_data.amount),
+      ['10.00', '10.00', '10.00', '10.00', '10.00', '53.24'],
+    );
+    assert.equal(results[5].transaction_data.line_items[0].net_amount, '44.00');
+    // 30.00 − 10 − 10 (charges) + 10 (credit) + 10 (payment) − 10 (repayment) − 53.24 (supply charge)
+    assert.deepEqual(await account(ext), { ...before, balance: '-33.24', transactions: 6 });
+  });
+
+  it('skips ids the account was migrated with', async () => {
+    const ext = await importedAccount();
+    const res = await post(ext, REFERENCE.transactions.slice(0, 2));
+    assert.deepEqual(
+      res.json().results.map((r: { status: string }) => r.status),
+      ['TRANSACTION_ALREADY_EXISTS', 'TRANSACTION_ALREADY_EXISTS'],
+    );
+  });
+
+  it('skips transactions already added (TRANSACTION_ALREADY_EXISTS) and leaves the balance alone', async () => {
+    const ext = await importedAccount();
+    await post(ext, [tx('a'), tx('b')]);
+    const again = await post(ext, [tx('a'), tx('b'), tx('c')]);
+    assert.equal(again.statusCode, 201);
+    assert.deepEqual(
+      again.json().results.map((r: { status: string }) => r.status),
+      ['TRANSACTION_ALREADY_EXISTS', 'TRANSACTION_ALREADY_EXISTS', 'TRANSACTION_ADDED_TO_ACCOUNT'],
+    );
+    assert.deepEqual(await account(ext), { balance: '67.50', transactions: 3, pinned: 0 });
+  });
+
+  it('with check_previously_added=false, a transaction already on the account fails the request', async () => {
+    const ext = await importedAccount();
+    await post(ext, [tx('a')]);
+    const res = await post(ext, [tx('z'), tx('a')], '?check_previously_added=false');
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().status, 'TRANSACTION_IMPORT_ERROR');
+    assert.equal(res.json().transaction_data.transaction_id, 'a');
+    assert.equal((await account(ext)).transactions, 1);
+  });
+
+  it('moves transactions dated before the open period to its start, describes them, and pins exactly one note', async () => {
+    const ext = await importedAccount();
+    const res = await post(ext, [
+      tx('early-1', { transaction_date: '2019-07-01' }),
+      tx('early-2', { transaction_date: '2019-06-30' }),
+      tx('ok'),
+    ]);
+    assert.equal(res.statusCode, 201, res.body);
+    const [first, second, third] = res
+      .json()
+      .results.map((r: { transaction_data: Record<string, string> }) => r.transaction_data);
+    assert.equal(first.transaction_date, '2019-08-01');
+    assert.match(first.description, /Originally dated 2019-07-01/);
+    assert.equal(second.transaction_date, '2019-08-01');
+    assert.equal(third.transaction_date, '2020-01-15');
+    assert.equal(third.description, undefined);
+    assert.equal((await account(ext)).pinned, 1);
+    const note = (
+      await t.db.query<{ body: string }>(
+        sql(
+          '',
+          'SELECT body FROM notes o JOIN accounts a ON a.id = o.account_id WHERE a.external_account_number = $1 AND o.is_pinned',
+        ),
+        [ext],
+      )
+    ).rows[0];
+    assert.match(note.body, /early-1 \(2019-07-01\), early-2 \(2019-06-30\)/);
+  });
+
+  it('without force_add_to_current_statement, fails on the first transaction outside the open period', async () => {
+    const ext = await importedAccount();
+    const res = await post(
+      ext,
+      [tx('ok'), tx('early', { transaction_date: '2019-01-01' })],
+      '?force_add_to_current_statement=false',
+    );
+    assert.equal(res.statusCode, 400);
+    const body = res.json();
+    assert.equal(body.status, 'TRANSACTION_IMPORT_ERROR');
+    assert.equal(body.code, 'transaction_outside_open_statement_period');
+    assert.equal(typeof body.error_detail, 'string');
+    assert.equal(body.transaction_data.transaction_id, 'early');
+    assert.equal(body.transaction_data.amount, '12.50');
+    assert.deepEqual(await account(ext), { balance: '30.00', transactions: 0, pinned: 0 });
+  });
+
+  it('refuses a future-dated transaction with transaction_in_future', async () => {
+    const ext = await importedAccount();
+    const res = await post(ext, [tx('future', { transaction_date: '2999-01-01' })]);
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().code, 'transaction_in_future');
+  });
+
+  it('a failing transaction in a batch of 100 leaves the account untouched', async () => {
+    const ext = await importedAccount();
+    const batch = Array.from({ length: 100 }, (_, i) => tx(`b${i}`, { amount: '1.01' }));
+    batch[57] = tx('b57', { transaction_date: '2999-12-31' });
+    const res = await post(ext, batch);
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().transaction_data.transaction_id, 'b57');
+    assert.deepEqual(await account(ext), { balance: '30.00', transactions: 0, pinned: 0 });
+    batch[57] = tx('b57', { amount: '1.01' });
+    assert.equal((await post(ext, batch)).statusCode, 201);
+    assert.deepEqual(await account(ext), { balance: '131.00', transactions: 100, pinned: 0 });
+  });
+
+  it('rejects structural errors with codes and attrs, all at once, and adds nothing', async () => {
+    const ext = await importedAccount();
+    const res = await post(ext, [
+      tx('1', { type: 'CHARGE', reason: undefined }),
+      tx('2', { type: 'SUPPLY_CHARGE', reason: 'IMPORTED_CHARGE' }),
+      tx('3', { amount: 1.234 }),
+      tx('4', { amount: 'ten' }),
+      tx('5', { colour: 'red' }),
+      tx('5'),
+      tx('7', { transaction_date: '2020-02-30' }),
+      tx('8', { type: 'CREDIT', reason: 'IMPORTED_CREDIT', payment_type: 'DIRECT_CREDIT' }),
+      {
+        ...tx('9', { type: 'SUPPLY_CHARGE', reason: undefined, amount: 50 }),
+        product_code: 'P-1',
+        line_items: [
+          { start_date: '2020-02-01', end_date: '2020-01-01', number_of_units: 1, net_amount: 44 },
+        ],
+        tax_items: [{ amount: 9.24, tax_type: 'VAT', value_taxed: 44, rate: 0.21, unit_type: 'PROPORTION' }],
+      },
+      tx('10', { amount: -5 }),
+    ]);
+    assert.equal(res.statusCode, 400);
+    const got = res.json().errors.map((e: { attr: string; code: string }) => `${e.attr}:${e.code}`);
+    // Schema errors come first (the rest is checked once the shape is right).
+    assert.deepEqual(
+      got.sort(),
+      ['transactions.4.colour:unknown_field', 'transactions.6.transaction_date:invalid_date'].sort(),
+    );
+    const res2 = await post(ext, [
+      tx('1', { type: 'CHARGE', reason: undefined }),
+      tx('2', { type: 'SUPPLY_CHARGE', reason: 'IMPORTED_CHARGE' }),
+      tx('3', { amount: 1.234 }),
+      tx('4', { amount: 'ten' }),
+      tx('3'),
+      tx('8', { type: 'CREDIT', reason: 'IMPORTED_CREDIT', payment_type: 'DIRECT_CREDIT' }),
+      {
+        ...tx('9', { type: 'SUPPLY_CHARGE', reason: undefined, amount: 50 }),
+        product_code: 'P-1',
+        line_items: [
+          { start_date: '2020-02-01', end_date: '2020-01-01', number_of_units: 1, net_amount: 44 },
+        ],
+        tax_items: [{ amount: 9.24, tax_type: 'VAT', value_taxed: 44, rate: 0.21, unit_type: 'PROPORTION' }],
+      },
+      tx('10', { amount: -5 }),
+    ]);
+    assert.equal(res2.statusCode, 400);
+    assert.deepEqual(
+      res2.json().errors.map((e: { attr: string; code: string }) => `${e.attr}:${e.code}`),
+      [
+        'transactions.0.reason:required',
+        'transactions.1.reason:not_allowed_for_type',
+        'transactions.1.product_code:required',
+        'transactions.1.line_items:required',
+        'transactions.2.amount:invalid_amount',
+        'transactions.3.amount:invalid_amount',
+        'transactions.5.payment_type:not_allowed_for_type',
+        'transactions.6.line_items.0.end_date:invalid_period',
+        'transactions.6.amount:amounts_inconsistent',
+        'transactions.7.amount:min_value',
+        'transactions.4.transaction_id:duplicate_transaction_id',
+      ],
+    );
+    assert.deepEqual(await account(ext), { balance: '30.00', transactions: 0, pinned: 0 });
+  });
+
+  it('limits a request to 1,000 transactions (too_many_items)', async () => {
+    const ext = await importedAccount();
+    const res = await post(
+      ext,
+      Array.from({ length: 1001 }, (_, i) => tx(`m${i}`)),
+    );
+    assert.equal(res.statusCode, 400);
+    assert.deepEqual(
+      res.json().errors.map((e: { attr: string; code: string }) => [e.attr, e.code]),
+      [['transactions', 'too_many_items']],
+    );
+  });
+
+  it('answers 404 not_found for a staged-only account and for wrong identifiers', async () => {
+    const staged = accountFor('TX', ++n);
+    staged.supply_addresses[0].meter_points[0].identifier = accountFor(
+      'TX',
+      ++n,
+    ).supply_addresses[0].meter_points[0].identifier;
+    await t.app.inject({
+      method: 'POST',
+      url: '/v2/data-import/accounts/',
+      headers,
+      payload: {
+        payload: staged,
+        task_params: { schedule_window_start: new Date(Date.now() + 3600e3).toISOString() },
+      },
+    });
+    for (const ext of [staged.external_account_number, 'NO-SUCH-ACCOUNT']) {
+      const res = await post(ext, [tx('x')]);
+      assert.equal(res.statusCode, 404, ext);
+      assert.equal(res.json().code, 'not_found');
+    }
+  });
+
+  it('50 concurrent identical requests add each transaction exactly once', async () => {
+    const ext = await importedAccount();
+    const batch = [
+      tx('c1', { amount: '2.00' }),
+      tx('c2', { amount: '3.00', type: 'CHARGE', reason: 'IMPORTED_CHARGE' }),
+    ];
+    const results = await Promise.all(Array.from({ length: 50 }, () => post(ext, batch)));
+    assert.ok(
+      results.every((r) => r.statusCode === 201),
+      results.map((r) => r.statusCode).join(','),
+    );
+    const added = results
+      .flatMap((r) => r.json().results)
+      .filter((r: { status: string }) => r.status === 'TRANSACTION_ADDED_TO_ACCOUNT');
+    assert.equal(added.length, 2);
+    assert.deepEqual(await account(ext), { balance: '29.00', transactions: 2, pinned: 0 });
+  });
+});
