@@ -6,14 +6,14 @@ export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 const Amount = (description: string) =>
   Type.Union([Type.Number(), Type.String({ maxLength: 32 })], { description });
-const Date = (description?: string) => Type.String({ format: 'date', description });
+const CalendarDate = (description?: string) => Type.String({ format: 'date', description });
 const Text = (maxLength = 512, description?: string) => Type.String({ maxLength, description });
 
 export const LineItemSchema = Type.Object(
   {
     rate_band: Type.Optional(Text(100, 'For example CONSUMPTION_STANDARD.')),
-    start_date: Date('Inclusive.'),
-    end_date: Date('Inclusive; not before start_date.'),
+    start_date: CalendarDate('Inclusive.'),
+    end_date: CalendarDate('Inclusive; not before start_date.'),
     number_of_units: Amount('Units consumed.'),
     net_amount: Amount('Pounds; at most 2 decimal places.'),
     price_per_unit: Type.Optional(Amount('Pounds per unit.')),
@@ -40,7 +40,7 @@ export const TaxItemSchema = Type.Object(
 export const TransactionItemSchema = Type.Object(
   {
     transaction_id: Type.String({ minLength: 1, maxLength: 100, description: 'Unique on the account.' }),
-    transaction_date: Date('YYYY-MM-DD; not in the future.'),
+    transaction_date: CalendarDate('YYYY-MM-DD; not in the future.'),
     amount: Amount(
       'Pounds, a JSON number or decimal string with at most 2 decimal places; returned as a string.',
     ),
