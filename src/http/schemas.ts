@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 
 /** A string enum as JSON Schema `enum` (clearer in OpenAPI than a union of literals). */
 export const StringEnum = <T extends readonly string[]>(values: T, opts: { description?: string } = {}) =>
@@ -38,8 +38,3 @@ export const authErrorResponses = {
   403: ErrorRef,
   429: ErrorRef,
 };
-
-export const withErrors = (responses: Record<number, TSchema>, ...codes: number[]) => ({
-  ...responses,
-  ...Object.fromEntries(codes.map((c) => [c, ErrorRef])),
-});
