@@ -189,6 +189,23 @@ CREATE TABLE notes (
   CONSTRAINT notes_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE payment_instructions (
+  id bigint NOT NULL DEFAULT nextval('payment_instructions_id_seq'::regclass),
+  account_id bigint NOT NULL,
+  vendor text NOT NULL,
+  type text NOT NULL,
+  reference text NOT NULL,
+  status text NOT NULL,
+  active boolean NOT NULL,
+  details jsonb NOT NULL DEFAULT '{}'::jsonb,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT payment_instructions_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT payment_instructions_account_vendor_reference UNIQUE (account_id, vendor, reference),
+  CONSTRAINT payment_instructions_pkey PRIMARY KEY (id),
+  CONSTRAINT payment_instructions_type_check CHECK ((type = ANY (ARRAY['DIRECT_DEBIT'::text, 'CARD'::text]))),
+  CONSTRAINT payment_instructions_vendor_check CHECK ((vendor = ANY (ARRAY['GOCARDLESS'::text, 'STRIPE'::text])))
+);
+
 CREATE TABLE payment_schedules (
   id bigint NOT NULL DEFAULT nextval('payment_schedules_id_seq'::regclass),
   account_id bigint NOT NULL,
@@ -314,6 +331,9 @@ CREATE INDEX meters_meter_point ON meters USING btree (meter_point_id);
 CREATE UNIQUE INDEX meters_pkey ON meters USING btree (id);
 CREATE INDEX notes_account ON notes USING btree (account_id);
 CREATE UNIQUE INDEX notes_pkey ON notes USING btree (id);
+CREATE UNIQUE INDEX payment_instructions_account_vendor_reference ON payment_instructions USING btree (account_id, vendor, reference);
+CREATE UNIQUE INDEX payment_instructions_one_active_per_type ON payment_instructions USING btree (account_id, type) WHERE active;
+CREATE UNIQUE INDEX payment_instructions_pkey ON payment_instructions USING btree (id);
 CREATE INDEX payment_schedules_account ON payment_schedules USING btree (account_id);
 CREATE UNIQUE INDEX payment_schedules_pkey ON payment_schedules USING btree (id);
 CREATE INDEX readings_meter ON readings USING btree (meter_id);
