@@ -18,7 +18,9 @@ import { RateLimiter } from './http/rate-limit.ts';
 import type { Db } from './infra/db/db.ts';
 import type { ObjectStore } from './infra/storage/object-store.ts';
 import type { PaymentVendors } from './infra/vendors/vendor-registry.ts';
+import { notesRoutes } from './notes/notes.routes.ts';
 import { paymentInstructionRoutes } from './payment-instructions/payment-instruction.routes.ts';
+import { statementsRoutes } from './statements/statements.routes.ts';
 import { supplierAdminRoutes } from './suppliers/suppliers.admin-routes.ts';
 import { transactionsRoutes } from './transactions/transactions.routes.ts';
 
@@ -90,7 +92,10 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     };
     // follow-up routes: one register line per endpoint below
     await scope.register(transactionsRoutes, followUp);
+    await scope.register(notesRoutes, followUp);
+    await scope.register(statementsRoutes, followUp);
     await scope.register(paymentInstructionRoutes, followUp);
+    void followUp;
   });
 
   // The operator's admin API.

@@ -1,0 +1,156 @@
+import { findImportedAccount, lockImportedAccount } from '../accounts/imported-account.ts';
+import { type ErrorItem, item, validationFailed } from '../http/errors.ts';
+import type { FollowUpDeps } from '../http/follow-up.ts';
+import { wireDatetime } from '../http/wire-format.ts';
+import { resolveDocumentKey } from '../infra/storage/document-path.ts';
+import { findSupplier } from '../suppliers/suppliers.queries.ts';
+import { insertNoteRows, type NewNote, notesWithBodies } from './notes.queries.ts';
+import type { NoteInput, NoteStatus, NotesRequest } from './notes.schema.ts';
+
+export interface NoteResult {
+  created_at: string;
+  body: string;
+  status: NoteStatus;
+}
+
+/** A note after the checks: its instant fixed, its body normalised to "" when absent. */
+interface PreparedNote {
+  body: string;
+  paths: string[];
+  createdMs: number;
+  /** The supplier gave created_at: only a note at the same instant is the same note. */
+  explicitCreatedAt: boolean;
+  is_pinned: boolean;
+  unpinMs: number | null;
+}
+
+const hasText = (s: string | undefined): s is string => typeof s === 'string' && s.trim() !== '';
+
+/** Same body; for a note with documents only (no body), the same documents too; same instant when given. */
+function sameNote(candidate: PreparedNote, existing: { body: string; paths: string[]; createdMs: number }) {
+  if (candidate.body !== existing.body) return false;
+  if (candidate.body === '' && candidate.paths.join('\n') !== existing.paths.join('\n')) return false;
+  return !candidate.explicitCreatedAt || candidate.createdMs === existing.createdMs;
+}
+
+/** Checks that need no database: body or documents, pinning, path safety. */
+function checkNote(note: NoteInput, i: number, now: number, documentRoot: string, errors: ErrorItem[]) {
+  const at = `notes.${i}`;
+  const paths = note.document_paths ?? [];
+  if (!hasText(note.body) && paths.length === 0) {
+    errors.push(
+      item(at, 'note_body_or_documents_required', 'A note needs a body or at least one document path.'),
+    );
+  }
+  const createdMs = note.created_at === undefined ? now : Date.parse(note.created_at);
+  let unpinMs: number | null = null;
+  if (note.unpin_at !== undefined) {
+    unpinMs = Date.parse(note.unpin_at);
+    if (note.is_pinned !== true) {
+      errors.push(
+        item(
+          `${at}.unpin_at`,
+          'note_unpin_at_requires_pinned',
+          'unpin_at is allowed only with is_pinned true.',
+        ),
+      );
+    } else if (unpinMs < createdMs) {
+      errors.push(
+        item(
+          `${at}.unpin_at`,
+          'note_unpin_at_earlier_than_creation_date',
+          'unpin_at may not be earlier than the note’s created_at.',
+        ),
+      );
+    }
+  }
+  const keys: (string | null)[] = paths.map((p, j) => {
+    const resolved = resolveDocumentKey(documentRoot, p.document_path);
+    if (resolved.ok) return resolved.key;
+    errors.push(item(`${at}.document_paths.${j}.document_path`, resolved.code, resolved.detail));
+    return null;
+  });
+  const prepared: PreparedNote = {
+    body: note.body ?? '',
+    paths: paths.map((p) => p.document_path),
+    createdMs,
+    explicitCreatedAt: note.created_at !== undefined,
+    is_pinned: note.is_pinned === true,
+    unpinMs,
+  };
+  return { prepared, keys };
+}
+
+/**
+ * POST /v1/data-import/notes/create/: checks every note (all errors at once), then, with the
+ * account row locked, creates the notes that do not exist yet.
+ */
+export async function createNotes(deps: FollowUpDeps, request: NotesRequest): Promise<NoteResult[]> {
+  const { db, objectStore } = deps;
+  await findImportedAccount(db, request.import_supplier, request.external_account_number);
+  const supplier = await findSupplier(db, request.import_supplier);
+  const documentRoot = supplier?.document_root ?? '';
+  const now = Date.now();
+  const errors: ErrorItem[] = [];
+  const checked = request.notes.map((n, i) => checkNote(n, i, now, documentRoot, errors));
+
+  // Existence of every safe path, concurrently (each is one small request on S3).
+  const lookups = checked.flatMap(({ keys }, i) =>
+    keys.map(async (key, j) => {
+      if (key === null) return;
+      if ((await objectStore.head(key)) === null) {
+        errors.push(
+          item(
+            `notes.${i}.document_paths.${j}.document_path`,
+            'path_does_not_exist_in_file_store',
+            'No document exists at that path.',
+          ),
+        );
+      }
+    }),
+  );
+  await Promise.all(lookups);
+  if (errors.length > 0) {
+    errors.sort((a, b) => a.attr.localeCompare(b.attr, 'en', { numeric: true }));
+    throw validationFailed(errors, 'validation_error', 'The request is not valid.');
+  }
+
+  return db.transaction(async (tx) => {
+    const locked = await lockImportedAccount(tx, request.import_supplier, request.external_account_number);
+    const notes = checked.map((c) => c.prepared);
+    const known = (await notesWithBodies(tx, locked.id, [...new Set(notes.map((n) => n.body))])).map(
+      (row) => ({
+        body: row.body,
+        paths: row.document_paths,
+        createdMs: new Date(row.created_at).getTime(),
+      }),
+    );
+    const toInsert: NewNote[] = [];
+    const results: NoteResult[] = notes.map((note) => {
+      const existing = known.find((k) => sameNote(note, k));
+      if (existing) {
+        return {
+          created_at: wireDatetime(new Date(existing.createdMs)) as string,
+          body: note.body,
+          status: 'NOTE_ALREADY_EXISTS',
+        };
+      }
+      // Later notes of this request are compared with this one too.
+      known.push({ body: note.body, paths: note.paths, createdMs: note.createdMs });
+      toInsert.push({
+        body: note.body,
+        paths: note.paths,
+        created_at: new Date(note.createdMs).toISOString(),
+        is_pinned: note.is_pinned,
+        unpin_at: note.unpinMs === null ? null : new Date(note.unpinMs).toISOString(),
+      });
+      return {
+        created_at: wireDatetime(new Date(note.createdMs)) as string,
+        body: note.body,
+        status: 'NOTE_CREATION_SUCCESS',
+      };
+    });
+    await insertNoteRows(tx, locked.id, toInsert);
+    return results;
+  });
+}

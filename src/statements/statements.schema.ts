@@ -1,0 +1,48 @@
+import { Type } from '@sinclair/typebox';
+import { followUpBody } from '../http/follow-up.ts';
+
+const CalendarDate = (description: string) =>
+  Type.String({ format: 'date', description: `${description} YYYY-MM-DD.` });
+
+export const StatementItemSchema = Type.Object(
+  {
+    bill_period_from_date: CalendarDate('First day of the billed period.'),
+    bill_period_to_date: CalendarDate(
+      'Last day of the billed period; on or after the first, and before the open statement period.',
+    ),
+    statement_id: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: "The supplier's statement identifier; a statement already imported is not duplicated.",
+    }),
+    issued_date: Type.Optional(CalendarDate('When the statement was issued.')),
+    number: Type.Optional(Type.String({ maxLength: 128 })),
+    gross_amount: Type.Optional(Type.Integer({ description: 'Gross amount in minor units (pence).' })),
+    statement_path: Type.Optional(
+      Type.String({ description: "The PDF, relative to the supplier's document root; it must exist." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const StatementsBodySchema = followUpBody(
+  'statements',
+  StatementItemSchema,
+  'The historical statements, 1 to 1,000.',
+);
+
+export interface StatementInput {
+  bill_period_from_date: string;
+  bill_period_to_date: string;
+  statement_id: string;
+  issued_date?: string;
+  number?: string;
+  gross_amount?: number;
+  statement_path?: string;
+}
+
+export interface StatementsRequest {
+  import_supplier: string;
+  external_account_number: string;
+  statements: StatementInput[];
+}
