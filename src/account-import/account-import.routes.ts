@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import exampleAccount from '../../examples/account.json' with { type: 'json' };
 import type { FerryConfig } from '../config.ts';
 import { authErrorResponses, ErrorRef } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
@@ -22,7 +23,7 @@ export async function accountImportRoutes(
   app: FastifyInstance,
   { db, config }: { db: Db; config: FerryConfig },
 ) {
-  app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload' });
+  app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload', examples: [exampleAccount] });
 
   app.post(
     '/v2/data-import/accounts/validate/',

@@ -5,6 +5,39 @@ import { authErrorResponses, ErrorRef, StringEnum } from '../http/schemas.ts';
 import { importTransactions, type TransactionsRequest } from './import-transactions.ts';
 import { TransactionItemSchema } from './transaction.schema.ts';
 
+const EXAMPLE = {
+  import_supplier: 'ACME',
+  external_account_number: 'EXT-0001',
+  transactions: [
+    {
+      transaction_id: 'PAY-1',
+      transaction_date: '2024-11-15',
+      amount: 45,
+      type: 'PAYMENT',
+      reason: 'ACCOUNT_CHARGE_PAYMENT',
+      payment_type: 'DD_REGULAR_COLLECTION',
+    },
+    {
+      transaction_id: 'SC-1',
+      transaction_date: '2024-11-30',
+      amount: '53.24',
+      type: 'SUPPLY_CHARGE',
+      product_code: 'E-1R-FERRY-FIX-24M',
+      line_items: [
+        {
+          rate_band: 'CONSUMPTION_STANDARD',
+          start_date: '2024-11-01',
+          end_date: '2024-11-30',
+          number_of_units: 160,
+          net_amount: 44,
+          price_per_unit: 0.275,
+        },
+      ],
+      tax_items: [{ amount: 9.24, tax_type: 'VAT', value_taxed: 44, rate: 0.21, unit_type: 'PROPORTION' }],
+    },
+  ],
+};
+
 const Flag = (description: string) => Type.Optional(StringEnum(['true', 'false'] as const, { description }));
 
 const Query = Type.Object(
@@ -32,7 +65,10 @@ export async function transactionsRoutes(app: FastifyInstance, deps: FollowUpDep
         tags: ['post account import'],
         summary: 'Add ledger transactions to an imported account (all or nothing)',
         querystring: Query,
-        body: followUpBody('transactions', TransactionItemSchema, 'At most 1,000 transactions.'),
+        body: {
+          ...followUpBody('transactions', TransactionItemSchema, 'At most 1,000 transactions.'),
+          examples: [EXAMPLE],
+        },
         response: {
           201: Type.Object({ results: Type.Array(Result) }),
           400: Type.Object(

@@ -32,6 +32,30 @@ describe('service basics', () => {
     assert.ok(!doc.paths['/metrics']);
   });
 
+  it('documents every data-import POST with a request example', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const posts = Object.entries<
+      Record<
+        string,
+        {
+          requestBody?: {
+            content: Record<string, { schema?: unknown; example?: unknown; examples?: unknown }>;
+          };
+        }
+      >
+    >(doc.paths)
+      .filter(([path, ops]) => path.includes('/data-import/') && ops.post)
+      .map(([path, ops]) => [path, ops.post!.requestBody!.content['application/json']] as const);
+    assert.ok(posts.length >= 6, `${posts.length} POST routes`);
+    // The account endpoints' example sits on the AccountPayload component their body refers to.
+    const component = (schema: unknown) =>
+      JSON.stringify(schema).includes('#/components/schemas/AccountPayload') &&
+      doc.components.schemas.AccountPayload.examples?.length;
+    for (const [path, content] of posts) {
+      assert.ok(content.example || content.examples || component(content.schema), `${path} has no example`);
+    }
+  });
+
   it('/docs renders the API reference as HTML', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs' });
     assert.equal(res.statusCode, 200);
