@@ -23,7 +23,7 @@ export async function notesRoutes(app: FastifyInstance, deps: FollowUpDeps) {
     '/v1/data-import/notes/create/',
     {
       schema: {
-        tags: ['follow-up imports'],
+        tags: ['post account import'],
         summary: 'Import notes on an imported account',
         description:
           'A note is created only if the account has no note with the same body (and the same created_at ' +

@@ -25,7 +25,7 @@ export async function statementsRoutes(app: FastifyInstance, deps: FollowUpDeps)
     '/v1/data-import/historical-statements/create/',
     {
       schema: {
-        tags: ['follow-up imports'],
+        tags: ['post account import'],
         summary: 'Import historical statements on an imported account',
         description:
           'Statements must end before the open statement period; a statement_path must name a PDF in the ' +
