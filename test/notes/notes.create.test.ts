@@ -5,8 +5,8 @@ import { findImportedAccount } from '../../src/accounts/imported-account.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { pinnedNotes } from '../../src/notes/notes.queries.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
+import { importAccounts, stageAccount } from '../helpers/imported-accounts.ts';
 import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
-import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
 type Obj = Record<string, any>;
@@ -53,23 +53,15 @@ describe('POST /v1/data-import/notes/create/', () => {
     t = await createTestApp();
     ({ headers } = await tokenFor(t.app, [SUPPLIER, 'STAGED'], [SUPPLIER, 'STAGED']));
     await admin(t.app, 'PATCH', `/import-suppliers/${SUPPLIER}/`, { document_root: ROOT }, 200);
-    for (let i = 1; i <= 16; i++) {
-      const a = accountFor(SUPPLIER, 500 + i);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/v2/data-import/accounts/',
-        headers,
-        payload: a,
-      });
-      assert.equal(res.statusCode, 201, res.body);
-      accounts.push(a.external_account_number);
-    }
-    const s = accountFor('STAGED', 999);
-    const res = await t.app.inject({ method: 'POST', url: '/v2/data-import/accounts/', headers, payload: s });
-    assert.equal(res.statusCode, 201, res.body);
-    staged = s.external_account_number;
+    staged = await stageAccount(t, headers, accountFor('STAGED', 999));
     await admin(t.app, 'PATCH', '/import-suppliers/STAGED/', { status: 'Paused' }, 200);
-    await runWorkerUntilIdle(t.config, t.db);
+    accounts.push(
+      ...(await importAccounts(
+        t,
+        headers,
+        Array.from({ length: 16 }, (_, i) => accountFor(SUPPLIER, 501 + i)),
+      )),
+    );
     for (const ext of accounts) baseline.set(ext, await allNotes(ext));
     await t.objectStore.put(`${ROOT}/some/path/to/a/document.pdf`, Buffer.from('%PDF-1.4 test'));
     await t.objectStore.put(`${ROOT}/letters/a.pdf`, Buffer.from('%PDF-1.4 a'));

@@ -8,8 +8,8 @@ import {
   simulatedPaymentMethod,
 } from '../../src/infra/vendors/vendor-simulator-records.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
+import { importAccounts, stageAccount } from '../helpers/imported-accounts.ts';
 import { buildTestAppOn, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
-import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 
 const URL_CREATE = '/v1/data-import/payment-instruction/create/';
 const SUPPLIER = 'ACME';
@@ -37,16 +37,7 @@ describe('POST /v1/data-import/payment-instruction/create/', () => {
     const payloads = Array.from({ length: 9 }, (_, i) => accountFor(SUPPLIER, i + 1));
     const example = accountFor('TENTACLE_ENERGY', 50);
     example.external_account_number = 'EXTERNAL-1234';
-    for (const a of [...payloads, example]) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/v2/data-import/accounts/',
-        headers,
-        payload: a,
-      });
-      assert.equal(res.statusCode, 201, res.body);
-    }
-    await runWorkerUntilIdle(t.config, t.db);
+    await importAccounts(t, headers, [...payloads, example]);
     for (const a of payloads) {
       const res = await t.app.inject({
         method: 'GET',
@@ -57,13 +48,7 @@ describe('POST /v1/data-import/payment-instruction/create/', () => {
       numbers.set(a.external_account_number, res.json().service_account_number);
     }
     // Staged only: scheduled after the worker ran, so never created.
-    const staged = await t.app.inject({
-      method: 'POST',
-      url: '/v2/data-import/accounts/',
-      headers,
-      payload: accountFor(SUPPLIER, 99),
-    });
-    assert.equal(staged.statusCode, 201, staged.body);
+    await stageAccount(t, headers, accountFor(SUPPLIER, 99));
   });
   after(async () => {
     await t?.close();

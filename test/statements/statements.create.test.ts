@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import { findImportedAccount } from '../../src/accounts/imported-account.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
+import { importAccounts, stageAccount } from '../helpers/imported-accounts.ts';
 import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
-import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
 type Obj = Record<string, any>;
@@ -66,23 +66,15 @@ describe('POST /v1/data-import/historical-statements/create/', () => {
     t = await createTestApp();
     ({ headers } = await tokenFor(t.app, [SUPPLIER, 'STAGED'], [SUPPLIER, 'STAGED']));
     await admin(t.app, 'PATCH', `/import-suppliers/${SUPPLIER}/`, { document_root: ROOT }, 200);
-    for (let i = 1; i <= 12; i++) {
-      const a = accountFor(SUPPLIER, 700 + i);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/v2/data-import/accounts/',
-        headers,
-        payload: a,
-      });
-      assert.equal(res.statusCode, 201, res.body);
-      accounts.push(a.external_account_number);
-    }
-    const s = accountFor('STAGED', 998);
-    const res = await t.app.inject({ method: 'POST', url: '/v2/data-import/accounts/', headers, payload: s });
-    assert.equal(res.statusCode, 201, res.body);
-    staged = s.external_account_number;
+    staged = await stageAccount(t, headers, accountFor('STAGED', 998));
     await admin(t.app, 'PATCH', '/import-suppliers/STAGED/', { status: 'Paused' }, 200);
-    await runWorkerUntilIdle(t.config, t.db);
+    accounts.push(
+      ...(await importAccounts(
+        t,
+        headers,
+        Array.from({ length: 12 }, (_, i) => accountFor(SUPPLIER, 701 + i)),
+      )),
+    );
     for (const ext of accounts) baseline.set(ext, new Set((await allRows(ext)).map((r) => r.statement_id)));
     await t.objectStore.put(`${ROOT}/path/to/statement-1.pdf`, Buffer.from('%PDF-1.7\n...'));
     await t.objectStore.put(`${ROOT}/not-a-pdf.pdf`, Buffer.from('<html>nope</html>'));

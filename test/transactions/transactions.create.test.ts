@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
+import { importAccounts } from '../helpers/imported-accounts.ts';
 import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
-import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 
 const REFERENCE = JSON.parse(
   readFileSync(new URL('./fixtures/reference-transactions.json', import.meta.url), 'utf8'),
@@ -24,12 +24,9 @@ describe('POST /v1/data-import/transactions/create/', () => {
 
   /** A fresh imported account; returns its external account number. */
   async function importedAccount(): Promise<string> {
-    const a = accountFor('TX', ++n);
-    const res = await t.app.inject({ method: 'POST', url: '/v2/data-import/accounts/', headers, payload: a });
-    assert.equal(res.statusCode, 201, res.body);
-    await runWorkerUntilIdle(t.config, t.db);
-    migrated.set(a.external_account_number, (await counts(a.external_account_number)).transactions);
-    return a.external_account_number;
+    const [ext] = await importAccounts(t, headers, [accountFor('TX', ++n)]);
+    migrated.set(ext, (await counts(ext)).transactions);
+    return ext;
   }
   // The example account arrives with 2 current-statement transactions (ids 1 and 2) of its own.
   const migrated = new Map<string, number>();
