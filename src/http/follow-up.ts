@@ -12,6 +12,9 @@ export interface FollowUpDeps {
   paymentVendors: PaymentVendors;
 }
 
+/** Documents checked in the store at once for one request. */
+export const DOCUMENT_CHECKS_IN_FLIGHT = 16;
+
 /** Most items one follow-up request may carry (notes, transactions, statements). */
 export const MAX_ITEMS_PER_REQUEST = 1_000;
 

@@ -1,7 +1,8 @@
 import { findImportedAccount, lockImportedAccount } from '../accounts/imported-account.ts';
 import { type ErrorItem, item, validationFailed } from '../http/errors.ts';
-import type { FollowUpDeps } from '../http/follow-up.ts';
+import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps } from '../http/follow-up.ts';
 import { wireDatetime } from '../http/wire-format.ts';
+import { forEachConcurrently } from '../infra/concurrency.ts';
 import { resolveDocumentKey } from '../infra/storage/document-path.ts';
 import { findSupplier } from '../suppliers/suppliers.queries.ts';
 import { insertNoteRows, type NewNote, notesWithBodies } from './notes.queries.ts';
@@ -94,22 +95,15 @@ export async function createNotes(deps: FollowUpDeps, request: NotesRequest): Pr
   const errors: ErrorItem[] = [];
   const checked = request.notes.map((n, i) => checkNote(n, i, now, documentRoot, errors));
 
-  // Existence of every safe path, concurrently (each is one small request on S3).
-  const lookups = checked.flatMap(({ keys }, i) =>
-    keys.map(async (key, j) => {
-      if (key === null) return;
-      if ((await objectStore.head(key)) === null) {
-        errors.push(
-          item(
-            `notes.${i}.document_paths.${j}.document_path`,
-            'path_does_not_exist_in_file_store',
-            'No document exists at that path.',
-          ),
-        );
-      }
-    }),
+  // Existence of every safe path, a few at a time (each is one small request on S3).
+  const paths = checked.flatMap(({ keys }, i) =>
+    keys.map((key, j) => ({ key, attr: `notes.${i}.document_paths.${j}.document_path` })),
   );
-  await Promise.all(lookups);
+  await forEachConcurrently(paths, DOCUMENT_CHECKS_IN_FLIGHT, async ({ key, attr }) => {
+    if (key !== null && (await objectStore.head(key)) === null) {
+      errors.push(item(attr, 'path_does_not_exist_in_file_store', 'No document exists at that path.'));
+    }
+  });
   if (errors.length > 0) {
     errors.sort((a, b) => a.attr.localeCompare(b.attr, 'en', { numeric: true }));
     throw validationFailed(errors, 'validation_error', 'The request is not valid.');

@@ -1,6 +1,7 @@
 import { findImportedAccount, lockImportedAccount } from '../accounts/imported-account.ts';
 import { type ErrorItem, item, validationFailed } from '../http/errors.ts';
-import type { FollowUpDeps } from '../http/follow-up.ts';
+import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps } from '../http/follow-up.ts';
+import { forEachConcurrently } from '../infra/concurrency.ts';
 import { resolveDocumentKey } from '../infra/storage/document-path.ts';
 import { findSupplier } from '../suppliers/suppliers.queries.ts';
 import { insertStatementRows } from './statements.queries.ts';
@@ -37,43 +38,41 @@ export async function createStatements(
   const documentRoot = supplier?.document_root ?? '';
   const errors: ErrorItem[] = [];
 
-  await Promise.all(
-    request.statements.map(async (s, i) => {
-      const at = `statements.${i}`;
-      // Validated dates are YYYY-MM-DD strings, which order correctly as strings.
-      if (s.bill_period_from_date > s.bill_period_to_date) {
-        errors.push(
-          item(
-            `${at}.bill_period_to_date`,
-            'invalid_period',
-            'bill_period_to_date may not be before bill_period_from_date.',
-          ),
-        );
-      }
-      if (s.bill_period_to_date >= account.open_statement_start) {
-        errors.push(
-          item(
-            `${at}.bill_period_to_date`,
-            'statement_in_open_statement_period',
-            `A historical statement must end before the open statement period, which starts ${account.open_statement_start}.`,
-          ),
-        );
-      }
-      if (s.statement_path === undefined) return;
-      const pathAt = `${at}.statement_path`;
-      const resolved = resolveDocumentKey(documentRoot, s.statement_path);
-      if (!resolved.ok) {
-        errors.push(item(pathAt, resolved.code, resolved.detail));
-        return;
-      }
-      const start = await objectStore.readStart(resolved.key, PDF_MAGIC.length);
-      if (start === null) {
-        errors.push(item(pathAt, 'path_does_not_exist_in_file_store', 'No document exists at that path.'));
-      } else if (!start.equals(PDF_MAGIC)) {
-        errors.push(item(pathAt, 'invalid_statement_document', 'The statement document is not a PDF.'));
-      }
-    }),
-  );
+  await forEachConcurrently([...request.statements.entries()], DOCUMENT_CHECKS_IN_FLIGHT, async ([i, s]) => {
+    const at = `statements.${i}`;
+    // Validated dates are YYYY-MM-DD strings, which order correctly as strings.
+    if (s.bill_period_from_date > s.bill_period_to_date) {
+      errors.push(
+        item(
+          `${at}.bill_period_to_date`,
+          'invalid_period',
+          'bill_period_to_date may not be before bill_period_from_date.',
+        ),
+      );
+    }
+    if (s.bill_period_to_date >= account.open_statement_start) {
+      errors.push(
+        item(
+          `${at}.bill_period_to_date`,
+          'statement_in_open_statement_period',
+          `A historical statement must end before the open statement period, which starts ${account.open_statement_start}.`,
+        ),
+      );
+    }
+    if (s.statement_path === undefined) return;
+    const pathAt = `${at}.statement_path`;
+    const resolved = resolveDocumentKey(documentRoot, s.statement_path);
+    if (!resolved.ok) {
+      errors.push(item(pathAt, resolved.code, resolved.detail));
+      return;
+    }
+    const start = await objectStore.readStart(resolved.key, PDF_MAGIC.length);
+    if (start === null) {
+      errors.push(item(pathAt, 'path_does_not_exist_in_file_store', 'No document exists at that path.'));
+    } else if (!start.equals(PDF_MAGIC)) {
+      errors.push(item(pathAt, 'invalid_statement_document', 'The statement document is not a PDF.'));
+    }
+  });
   if (errors.length > 0) {
     errors.sort((a, b) => a.attr.localeCompare(b.attr, 'en', { numeric: true }));
     throw validationFailed(errors, 'validation_error', 'The request is not valid.');
