@@ -1,0 +1,125 @@
+import type { Db } from '../src/infra/db/db.ts';
+import { sql } from '../src/infra/db/db.ts';
+import { startWorkers } from '../src/worker.ts';
+import { exampleAccount, mpanFor, mprnFor } from '../test/helpers/account-fixtures.ts';
+import type { BenchApp } from './env.ts';
+import { SUPPLIER } from './env.ts';
+import { runLoad } from './load.ts';
+import { type BenchResult, round, type Scale } from './result.ts';
+
+const BATCH = 1000;
+
+const progress = sql(
+  '',
+  `SELECT count(*) FILTER (WHERE status = 'PROCESSED')::int AS processed,
+          count(*) FILTER (WHERE status IN ('ERRORED', 'DRY_RUN_ERRORED', 'CANCELLED'))::int AS failed,
+          count(*)::int AS total
+     FROM import_processes WHERE import_supplier = $1`,
+);
+
+const quietLogger = { info() {}, warn() {}, error: (o: unknown) => console.error('worker error', o) };
+
+/** The same accounts the load worker sends, as [supplier, external, payload JSON] rows. */
+function* accountRows(n: number): Generator<[string, string, string]> {
+  const a = exampleAccount();
+  const [elec, gas] = a.supply_addresses[0].meter_points;
+  for (let i = 1; i <= n; i++) {
+    a.import_supplier = SUPPLIER;
+    a.external_account_number = `EXT-${String(i).padStart(7, '0')}`;
+    elec.identifier = mpanFor(i);
+    gas.identifier = mprnFor(i);
+    a.references[0].value = `REF${i}`;
+    yield [SUPPLIER, a.external_account_number, JSON.stringify(a)];
+  }
+}
+
+/** Baseline: multi-row INSERTs of the same rows, 1,000 a statement, into a scratch table. */
+async function rawInsert(db: Db, n: number): Promise<number> {
+  await db.exec(
+    'CREATE TABLE bench_raw_accounts (import_supplier text, external_account_number text, status text, payload jsonb)',
+  );
+  let ms = 0;
+  let rows: [string, string, string][] = [];
+  const flush = async () => {
+    const values = rows.map((_, i) => `($${i * 3 + 1}, $${i * 3 + 2}, 'PENDING', $${i * 3 + 3}::jsonb)`);
+    const t0 = performance.now();
+    await db.query(sql('', `INSERT INTO bench_raw_accounts VALUES ${values.join(',')}`), rows.flat());
+    ms += performance.now() - t0;
+    rows = [];
+  };
+  for (const row of accountRows(n)) {
+    rows.push(row);
+    if (rows.length === BATCH) await flush();
+  }
+  if (rows.length) await flush();
+  await db.exec('DROP TABLE bench_raw_accounts');
+  return n / (ms / 1000);
+}
+
+/** §7 end-to-end: schedule N accounts over HTTP (64 connections), then a worker creates them all. */
+export async function benchEndToEnd(
+  ferry: BenchApp,
+  db: Db,
+  scale: Scale,
+  deadlineMs: number,
+): Promise<{ result: BenchResult; processed: string[] }> {
+  const n = scale.accounts;
+  const t0 = performance.now();
+  const load = await runLoad(
+    {
+      url: `${ferry.base}/v2/data-import/accounts/`,
+      connections: 64,
+      durationSeconds: 0,
+      amount: n,
+      method: 'POST',
+      headers: ferry.headers,
+      generate: { kind: 'accounts', supplier: SUPPLIER, from: 1 },
+    },
+    deadlineMs,
+  );
+  const scheduledMs = performance.now() - t0;
+  const worker = startWorkers(ferry.config, { db, logger: quietLogger, idlePollMs: 20 });
+  let state = { processed: 0, failed: 0, total: 0 };
+  try {
+    const deadline = Date.now() + deadlineMs;
+    for (;;) {
+      state = (await db.query<typeof state>(progress, [SUPPLIER])).rows[0];
+      if (state.processed + state.failed >= state.total) break;
+      if (Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await worker.stop();
+  }
+  const totalMs = performance.now() - t0;
+  const perSec = state.processed / (totalMs / 1000);
+  const baseline = await rawInsert(db, n);
+  const ratio = perSec / baseline;
+  const processed = Array.from(
+    { length: Math.min(16, state.processed) },
+    (_, i) => `EXT-${String(i + 1).padStart(7, '0')}`,
+  );
+  return {
+    processed,
+    result: {
+      name: 'end-to-end',
+      value: round(perSec, 0),
+      unit: 'accounts/s',
+      baseline: round(baseline, 0),
+      ratio: round(ratio, 3),
+      target: '>= 1000 accounts/s, ratio >= 0.3',
+      pass: perSec >= 1000 && ratio >= 0.3 && state.processed === n,
+      detail: {
+        accounts: n,
+        scheduled: load.ok,
+        schedule_non2xx: load.non2xx,
+        schedule_s: round(scheduledMs / 1000),
+        schedule_req_per_s: round(load.ok / (scheduledMs / 1000), 0),
+        process_s: round((totalMs - scheduledMs) / 1000),
+        processed: state.processed,
+        failed: state.failed,
+        worker_concurrency: ferry.config.workerConcurrency,
+      },
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { prepareAccountPayloadValidation } from '../src/account-import/payload/validate-account-payload.ts';
+import type { FerryConfig } from '../src/config.ts';
+import type { Db } from '../src/infra/db/db.ts';
+import { migrate } from '../src/infra/db/migrate.ts';
+import { openPgDb } from '../src/infra/db/pg-db.ts';
+import { openPgliteDb } from '../src/infra/db/pglite-db.ts';
+import { buildTestAppOn, tokenFor } from '../test/helpers/test-app.ts';
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface BenchDb {
+  db: Db;
+  /** What the results were measured on, for the report (no credentials). */
+  label: string;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh migrated database: a schema `bench_<random>` on the server (dropped at cleanup), or PGlite. */
+export async function openBenchDb(kind: 'postgres' | 'pglite', url: string): Promise<BenchDb> {
+  if (kind === 'pglite') {
+    const db = await openPgliteDb(null);
+    await migrate(db);
+    return { db, label: 'pglite (in-memory)', cleanup: () => db.close() };
+  }
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const version = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]
+    .server_version;
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const db = await openPgDb({ connectionString: url, schema, max: 20 });
+  await migrate(db);
+  const u = new URL(url);
+  return {
+    db,
+    label: `postgres ${version} at ${u.hostname}:${u.port || 5432}${u.pathname} (schema ${schema})`,
+    async cleanup() {
+      await db.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+export interface BenchApp {
+  app: FastifyInstance;
+  config: FerryConfig;
+  base: string;
+  headers: Record<string, string>;
+}
+
+export const SUPPLIER = 'BENCH';
+export const BIG_SUPPLIER = 'BIGLIST';
+
+/** The whole service on a real socket on 127.0.0.1, rate limiting out of the way. */
+export async function startFerry(db: Db, workerConcurrency: number): Promise<BenchApp> {
+  prepareAccountPayloadValidation();
+  const { app, config } = await buildTestAppOn(db, {
+    RATE_LIMIT_PER_SECOND: '1000000',
+    WORKER_CONCURRENCY: String(workerConcurrency),
+    LOG_LEVEL: 'silent',
+  });
+  const { headers } = await tokenFor(app, [SUPPLIER, BIG_SUPPLIER]);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return { app, config, base: `http://127.0.0.1:${port}`, headers };
+}
+
+/**
+ * The baseline: a bare Fastify app in this same process with the two routes the comparisons
+ * need (parse a body and answer {}; answer a constant JSON).
+ */
+export async function startBaseline(): Promise<{ app: FastifyInstance; base: string }> {
+  const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
+  app.post('/parse/', async () => ({}));
+  const constant = {
+    status: 'PROCESSED',
+    service_identifier: 'A-0000001',
+    created_at: '2026-01-01T00:00:00.000Z',
+    modified_at: '2026-01-01T00:00:00.000Z',
+    latest_error: null,
+    latest_event: {
+      event: 'EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED',
+      occurred_at: '2026-01-01T00:00:00.000Z',
+    },
+  };
+  app.get('/constant/', async () => constant);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return { app, base: `http://127.0.0.1:${port}` };
+}

@@ -1,0 +1,168 @@
+// `npm run bench [-- --quick] [--json] [--db pglite]`: the five benchmarks of PRODUCT.md §7,
+// each with its baseline from the same run. See docs/performance.md.
+import { cpus, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import { benchEndToEnd } from './end-to-end.ts';
+import {
+  type BenchApp,
+  type BenchDb,
+  DEFAULT_DATABASE_URL,
+  openBenchDb,
+  startBaseline,
+  startFerry,
+} from './env.ts';
+import { benchList } from './list.ts';
+import type { BenchResult, Scale } from './result.ts';
+import { benchStatus } from './status.ts';
+import { benchTransactions } from './transactions.ts';
+import { benchValidate } from './validate.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    db: { type: 'string', default: 'postgres' },
+  },
+});
+if (args.db !== 'postgres' && args.db !== 'pglite') throw new Error('--db must be postgres or pglite');
+
+const scale: Scale = args.quick
+  ? { quick: true, seconds: 3, accounts: 2_000, listRows: 100_000 }
+  : { quick: false, seconds: 10, accounts: 100_000, listRows: 1_000_000 };
+/** The whole run stops by itself: each step has a deadline, and so does the run. */
+const RUN_DEADLINE_MS = args.quick ? 4 * 60_000 : 60 * 60_000;
+const STEP_DEADLINE_MS = args.quick ? 90_000 : 30 * 60_000;
+
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+
+let bdb: BenchDb | null = null;
+let ferry: BenchApp | null = null;
+let baseline: Awaited<ReturnType<typeof startBaseline>> | null = null;
+
+async function teardown() {
+  await ferry?.app.close().catch(() => {});
+  await baseline?.app.close().catch(() => {});
+  await bdb?.cleanup().catch((e) => log(`cleanup failed: ${e}`));
+}
+
+const watchdog = setTimeout(() => {
+  log(`run exceeded ${RUN_DEADLINE_MS / 1000} s; stopping`);
+  const bail = setTimeout(() => process.exit(2), 10_000);
+  bail.unref();
+  void teardown().finally(() => process.exit(2));
+}, RUN_DEADLINE_MS);
+watchdog.unref();
+
+function failed(name: string, target: string, err: unknown): BenchResult {
+  log(`${name} failed: ${err instanceof Error ? err.stack : err}`);
+  return {
+    name,
+    value: 0,
+    unit: '',
+    baseline: null,
+    ratio: null,
+    target,
+    pass: false,
+    detail: { error: String(err instanceof Error ? err.message : err) },
+  };
+}
+
+async function step<T>(name: string, target: string, fn: () => Promise<T>): Promise<T | BenchResult> {
+  log(`${name}…`);
+  const t0 = performance.now();
+  try {
+    const r = await fn();
+    log(`${name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    return r;
+  } catch (err) {
+    return failed(name, target, err);
+  }
+}
+
+function table(results: BenchResult[]): string {
+  const head = ['name', 'value', 'unit', 'baseline', 'ratio', 'target', 'pass'];
+  const rows = results.map((r) => [
+    r.name,
+    String(r.value),
+    r.unit,
+    r.baseline === null ? '-' : String(r.baseline),
+    r.ratio === null ? '-' : String(r.ratio),
+    r.target,
+    r.pass ? 'PASS' : 'FAIL',
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  const out = [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)];
+  for (const r of results) {
+    if (r.detail)
+      out.push(
+        `  ${r.name}: ${Object.entries(r.detail)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}`,
+      );
+  }
+  return out.join('\n');
+}
+
+const machine = {
+  cpus: cpus().length,
+  model: cpus()[0]?.model ?? 'unknown',
+  memory: `${Math.round(totalmem() / 1024 ** 3)} GiB`,
+  node: process.version,
+};
+const results: BenchResult[] = [];
+let exitCode = 0;
+try {
+  bdb = await openBenchDb(args.db, process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
+  log(`db: ${bdb.label}; ${scale.quick ? 'quick' : 'full'} run`);
+  ferry = await startFerry(bdb.db, 32);
+  baseline = await startBaseline();
+  const f = ferry;
+  const b = baseline;
+  const db = bdb.db;
+
+  const asResult = (r: BenchResult | { result: BenchResult }) => ('result' in r ? r.result : r);
+  results.push(
+    asResult(await step('validate', '>= 2500 req/s, ratio >= 0.5', () => benchValidate(f, b.base, scale))),
+  );
+  const e2e = await step('end-to-end', '>= 1000 accounts/s, ratio >= 0.3', () =>
+    benchEndToEnd(f, db, scale, STEP_DEADLINE_MS),
+  );
+  results.push(asResult(e2e));
+  const accounts = 'processed' in e2e ? e2e.processed : [];
+  results.push(
+    asResult(
+      await step('transactions', '>= 20000 tx/s', async () => {
+        if (accounts.length === 0) throw new Error('no imported accounts (end-to-end failed)');
+        return benchTransactions(f, scale, accounts);
+      }),
+    ),
+  );
+  results.push(
+    asResult(
+      await step('status-v2', '>= 10000 req/s, p99 < 20 ms @64 conn', async () => {
+        if (accounts.length === 0) throw new Error('no imported accounts (end-to-end failed)');
+        return benchStatus(f, b.base, scale, accounts[0]);
+      }),
+    ),
+  );
+  results.push(
+    asResult(
+      await step('list', 'streams, RSS grows < 50 MB', () => benchList(f, db, scale, STEP_DEADLINE_MS)),
+    ),
+  );
+} catch (err) {
+  log(`bench could not run: ${err instanceof Error ? err.stack : err}`);
+  exitCode = 1;
+} finally {
+  await teardown();
+}
+
+if (args.json) {
+  process.stdout.write(`${JSON.stringify({ machine, db: bdb?.label ?? args.db, results }, null, 2)}\n`);
+} else {
+  process.stdout.write(
+    `machine: ${machine.cpus} × ${machine.model}, ${machine.memory}, node ${machine.node}\ndb: ${bdb?.label ?? args.db}\n\n${table(results)}\n`,
+  );
+}
+process.exit(exitCode);

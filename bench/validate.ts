@@ -1,0 +1,39 @@
+import { accountFor } from '../test/helpers/account-fixtures.ts';
+import type { BenchApp } from './env.ts';
+import { SUPPLIER } from './env.ts';
+import { runLoad } from './load.ts';
+import { type BenchResult, round, type Scale } from './result.ts';
+
+/** §7 validate: a realistic GB account, against a bare Fastify route that parses the same body. */
+export async function benchValidate(
+  ferry: BenchApp,
+  baselineBase: string,
+  scale: Scale,
+): Promise<BenchResult> {
+  const body = JSON.stringify(accountFor(SUPPLIER, 9_999_001));
+  const spec = (url: string, seconds: number) => ({
+    url,
+    connections: 16,
+    durationSeconds: seconds,
+    method: 'POST' as const,
+    headers: ferry.headers,
+    body,
+  });
+  const ferryUrl = `${ferry.base}/v2/data-import/accounts/validate/`;
+  await runLoad(spec(ferryUrl, 1)); // warm-up
+  const f = await runLoad(spec(ferryUrl, scale.seconds));
+  await runLoad(spec(`${baselineBase}/parse/`, 1));
+  const b = await runLoad(spec(`${baselineBase}/parse/`, scale.seconds));
+  if (f.ok === 0) throw new Error(`validate: no 2xx answers (${f.non2xx} non-2xx, ${f.errors} errors)`);
+  const ratio = f.reqPerSec / b.reqPerSec;
+  return {
+    name: 'validate',
+    value: round(f.reqPerSec, 0),
+    unit: 'req/s',
+    baseline: round(b.reqPerSec, 0),
+    ratio: round(ratio),
+    target: '>= 2500 req/s, ratio >= 0.5',
+    pass: f.reqPerSec >= 2500 && ratio >= 0.5 && f.non2xx === 0 && f.errors === 0,
+    detail: { body_bytes: body.length, p99_ms: f.p99Ms, non2xx: f.non2xx, errors: f.errors },
+  };
+}
