@@ -5,6 +5,7 @@ import { importProcessAdminRoutes } from './account-import/import-process.admin-
 import { statusRoutes } from './account-import/status.routes.ts';
 import { apiKeyAdminRoutes } from './auth/api-keys.admin-routes.ts';
 import { registerGraphql } from './auth/graphql.ts';
+import { KeyScopes } from './auth/key-scopes.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { FerryConfig } from './config.ts';
 import { registerTokenAuth } from './http/auth-hook.ts';
@@ -55,6 +56,8 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   });
   const { db } = deps;
   const tokens = await TokenService.load(db);
+  const keyScopes = await KeyScopes.open(db);
+  app.addHook('onClose', () => keyScopes.close());
   const limiter = new RateLimiter(config.rateLimitPerSecond);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -73,14 +76,14 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   registerMetrics(app);
   await registerOpenApi(app);
   await app.register(healthRoutes, { db });
-  await registerGraphql(app, { db, tokens });
+  await registerGraphql(app, { db, tokens, keyScopes });
 
   // Data-import REST routes: every one behind the token hook and supplier scoping.
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, security: [{ token: [] }] };
     });
-    registerTokenAuth(scope, { db, tokens, limiter });
+    registerTokenAuth(scope, { tokens, keyScopes, limiter });
     await scope.register(accountImportRoutes, { db, config });
     await scope.register(statusRoutes, { db });
     // Follow-up imports on imported accounts.
@@ -106,7 +109,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
       });
       registerOperatorAuth(scope, deps.operatorKey);
       await scope.register(supplierAdminRoutes, { db });
-      await scope.register(apiKeyAdminRoutes, { db });
+      await scope.register(apiKeyAdminRoutes, { db, keyScopes });
       await scope.register(importProcessAdminRoutes, { db });
     },
     { prefix: '/admin/v1' },

@@ -4,6 +4,7 @@ import exampleAccount from '../../examples/account.json' with { type: 'json' };
 import type { FerryConfig } from '../config.ts';
 import { authErrorResponses, ErrorRef } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
+import { KnownSuppliers } from '../suppliers/suppliers.queries.ts';
 import { scheduleAccountCreation, validateAccount } from './account-import.service.ts';
 import { AccountPayloadSchema, TaskParamsSchema } from './payload/account-payload.schema.ts';
 
@@ -23,6 +24,7 @@ export async function accountImportRoutes(
   app: FastifyInstance,
   { db, config }: { db: Db; config: FerryConfig },
 ) {
+  const knownSuppliers = new KnownSuppliers(db);
   app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload', examples: [exampleAccount] });
 
   app.post(
@@ -39,7 +41,7 @@ export async function accountImportRoutes(
       },
     },
     async (request) => {
-      await validateAccount(db, request.body, config.serviceTimezone);
+      await validateAccount(knownSuppliers, request.body, config.serviceTimezone);
       return {};
     },
   );

@@ -1,7 +1,7 @@
 import { ApiError, type ErrorItem, item, RawBodyError } from '../http/errors.ts';
 import { localDate } from '../infra/clock.ts';
 import type { Db } from '../infra/db/db.ts';
-import { findSupplier, type Supplier } from '../suppliers/suppliers.queries.ts';
+import { findSupplier, type KnownSuppliers } from '../suppliers/suppliers.queries.ts';
 import { scheduleImportProcess } from './import-process.queries.ts';
 import { parseAccountRequest } from './payload/account-request.ts';
 
@@ -9,23 +9,25 @@ const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
 
 interface Checked {
   errors: ErrorItem[];
-  supplier: Supplier | null;
   parsed: ReturnType<typeof parseAccountRequest>;
+  /** The supplier code the body names, if it names one. */
+  code: string | null;
 }
 
-/** Validation of 4.5, shared by validate and create: the payload rules, then the supplier. */
-async function check(db: Db, body: unknown, timeZone: string): Promise<Checked> {
+/** Validation of 4.5, shared by validate and create: the payload rules (the supplier is the caller's). */
+function check(body: unknown, timeZone: string): Checked {
   const now = new Date();
   const parsed = parseAccountRequest(body, { today: localDate(now, timeZone), now });
   const errors = parsed.ok ? [] : [...parsed.errors];
   const code = parsed.ok ? parsed.payload.import_supplier : importSupplierOf(body);
-  const supplier = typeof code === 'string' ? await findSupplier(db, code) : null;
-  if (typeof code === 'string' && !supplier && !errors.some((e) => e.attr === 'import_supplier')) {
-    errors.push(
-      item('import_supplier', 'import_supplier_not_found', `No import supplier has the code "${code}".`),
-    );
-  }
-  return { errors, supplier, parsed };
+  return { errors, parsed, code: typeof code === 'string' ? code : null };
+}
+
+function supplierNotFound({ errors, code }: Checked) {
+  if (errors.some((e) => e.attr === 'import_supplier')) return;
+  errors.push(
+    item('import_supplier', 'import_supplier_not_found', `No import supplier has the code "${code}".`),
+  );
 }
 
 function importSupplierOf(body: unknown): unknown {
@@ -36,8 +38,14 @@ function importSupplierOf(body: unknown): unknown {
 }
 
 /** POST /v2/data-import/accounts/validate/: `{}` or every error at once. */
-export async function validateAccount(db: Db, body: unknown, timeZone: string): Promise<void> {
-  const { errors } = await check(db, body, timeZone);
+export async function validateAccount(
+  suppliers: KnownSuppliers,
+  body: unknown,
+  timeZone: string,
+): Promise<void> {
+  const checked = check(body, timeZone);
+  if (checked.code !== null && !(await suppliers.has(checked.code))) supplierNotFound(checked);
+  const { errors } = checked;
   if (errors.length > 0) {
     throw new ApiError(400, 'account_failed_validation', 'The account data could not be validated.', {
       body: { errors },
@@ -47,7 +55,11 @@ export async function validateAccount(db: Db, body: unknown, timeZone: string): 
 
 /** POST /v2/data-import/accounts/: validates again, then stages the account for a worker. */
 export async function scheduleAccountCreation(db: Db, body: unknown, timeZone: string): Promise<void> {
-  const { errors, supplier, parsed } = await check(db, body, timeZone);
+  const checked = check(body, timeZone);
+  // Status and settings must be current here (a pause takes effect at once): no cache.
+  const supplier = checked.code === null ? null : await findSupplier(db, checked.code);
+  if (checked.code !== null && !supplier) supplierNotFound(checked);
+  const { errors, parsed } = checked;
   // The process is keyed by it, so creation needs it even though validation alone does not.
   if (parsed.ok && !parsed.payload.external_account_number) {
     errors.push(

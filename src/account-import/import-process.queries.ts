@@ -88,14 +88,21 @@ export type ScheduleOutcome =
   | { kind: 'in_progress' }
   | { kind: 'already_imported'; accountNumber: string };
 
+/** A new process and its CREATED event in one statement (no transaction needed); no row if it exists. */
 const insertProcess = sql(
   'insertImportProcess',
-  `INSERT INTO import_processes
-          (import_supplier, external_account_number, status, payload, is_dry_run,
-           schedule_window_start, schedule_window_end, latest_event)
-   VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7)
-   ON CONFLICT (import_supplier, external_account_number) DO NOTHING
-   RETURNING id`,
+  `WITH created AS (
+     INSERT INTO import_processes
+            (import_supplier, external_account_number, status, payload, is_dry_run,
+             schedule_window_start, schedule_window_end, latest_event)
+     VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7)
+     ON CONFLICT (import_supplier, external_account_number) DO NOTHING
+     RETURNING id
+   ), event AS (
+     INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
+     SELECT id, $8, $9, NULL FROM created
+   )
+   SELECT id FROM created`,
 );
 const lockProcess = sql(
   'lockImportProcessForSchedule',
@@ -117,26 +124,27 @@ const replacePayload = sql(
  * PENDING again; an identical repeat of a PENDING one changes nothing.
  */
 export async function scheduleImportProcess(db: Db, input: ScheduleInput): Promise<ScheduleOutcome> {
+  const now = new Date();
+  const created: LatestEvent = {
+    event: IMPORT_PROCESS_EVENTS.CREATED,
+    occurred_at: now.toISOString(),
+    data: null,
+  };
+  // The common case, a new account: one statement, one round trip.
+  const ins = await db.query<{ id: string }>(insertProcess, [
+    input.supplier,
+    input.externalAccountNumber,
+    input.payload,
+    input.isDryRun,
+    input.scheduleWindowStart,
+    input.scheduleWindowEnd,
+    created,
+    created.event,
+    now,
+  ]);
+  if (ins.rows[0]) return { kind: 'created' };
+  // The process exists (processes are never deleted): decide under its row lock.
   return db.transaction(async (tx) => {
-    const now = new Date();
-    const created: LatestEvent = {
-      event: IMPORT_PROCESS_EVENTS.CREATED,
-      occurred_at: now.toISOString(),
-      data: null,
-    };
-    const ins = await tx.query<{ id: string }>(insertProcess, [
-      input.supplier,
-      input.externalAccountNumber,
-      input.payload,
-      input.isDryRun,
-      input.scheduleWindowStart,
-      input.scheduleWindowEnd,
-      created,
-    ]);
-    if (ins.rows[0]) {
-      await tx.query(insertEvent, [ins.rows[0].id, created.event, now, null]);
-      return { kind: 'created' };
-    }
     const existing = (
       await tx.query<{
         id: string;

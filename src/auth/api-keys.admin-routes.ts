@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../http/errors.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
-import { type ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
+import { type ApiKeyRecord, createApiKey, listApiKeys } from './api-keys.ts';
+import type { KeyScopes } from './key-scopes.ts';
 
 const CreateBody = Type.Object(
   {
@@ -24,7 +25,10 @@ const keyView = (k: ApiKeyRecord) => ({
   revoked_at: wireDatetime(k.revoked_at),
 });
 
-export async function apiKeyAdminRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export async function apiKeyAdminRoutes(
+  app: FastifyInstance,
+  { db, keyScopes }: { db: Db; keyScopes: KeyScopes },
+) {
   const tags = ['admin'];
   app.post(
     '/api-keys/',
@@ -57,7 +61,7 @@ export async function apiKeyAdminRoutes(app: FastifyInstance, { db }: { db: Db }
       },
     },
     async (request, reply) => {
-      if (!(await revokeApiKey(db, (request.params as { id: string }).id)))
+      if (!(await keyScopes.revoke((request.params as { id: string }).id)))
         throw notFound('No API key has that id.');
       return reply.code(204).send();
     },

@@ -32,9 +32,15 @@ const selectKeys = sql(
   'selectApiKeys',
   'SELECT id, name, import_suppliers, created_at, revoked_at FROM api_keys ORDER BY created_at, id',
 );
+/** Every API process listens here and drops the key from its scope cache (see key-scopes.ts). */
+export const KEY_REVOKED_CHANNEL = 'ferry_api_key_revoked';
+
 const revokeKey = sql(
   'revokeApiKey',
-  'UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING id',
+  `WITH revoked AS (
+     UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING id
+   )
+   SELECT id, pg_notify('${KEY_REVOKED_CHANNEL}', id) FROM revoked`,
 );
 const selectKeyForAuth = sql(
   'selectApiKeyForAuth',

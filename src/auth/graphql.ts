@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import mercurius from 'mercurius';
 import type { Db } from '../infra/db/db.ts';
-import { activeKeyScope, verifyApiKey } from './api-keys.ts';
+import { verifyApiKey } from './api-keys.ts';
+import type { KeyScopes } from './key-scopes.ts';
 import type { TokenService } from './tokens.ts';
 
 const schema = /* GraphQL */ `
@@ -30,7 +31,10 @@ const schema = /* GraphQL */ `
 const fail = (code: string, message: string) => new mercurius.ErrorWithProps(message, { code }, 200);
 
 /** `POST /v1/graphql/`: the obtainToken mutation, by API key or by refresh token. */
-export async function registerGraphql(app: FastifyInstance, deps: { db: Db; tokens: TokenService }) {
+export async function registerGraphql(
+  app: FastifyInstance,
+  deps: { db: Db; tokens: TokenService; keyScopes: KeyScopes },
+) {
   await app.register(mercurius, {
     schema,
     path: '/v1/graphql/',
@@ -51,7 +55,7 @@ export async function registerGraphql(app: FastifyInstance, deps: { db: Db; toke
           const keyId = await deps.tokens.verify(input.refreshToken!, 'refresh');
           if (keyId === null) throw fail('invalid_refresh_token', 'Invalid or expired refresh token.');
           // A refresh token of a revoked key is worthless.
-          if ((await activeKeyScope(deps.db, keyId)) === null) {
+          if ((await deps.keyScopes.active(keyId)) === null) {
             throw fail('invalid_refresh_token', 'The API key behind this refresh token has been revoked.');
           }
           return deps.tokens.issue(keyId);

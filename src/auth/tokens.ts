@@ -14,11 +14,20 @@ export interface IssuedTokens {
 
 type TokenUse = 'access' | 'refresh';
 
+const VERIFIED_CACHE_SIZE = 10_000;
+
 /**
  * JWTs signed with HS256 and a secret kept in the database, so every API process sharing the
  * database accepts every other's tokens. Only HS256 is accepted (no `alg: none`).
  */
 export class TokenService {
+  /**
+   * Tokens whose signature already checked out, with their claims: verifying one is a pure
+   * function of the token and the secret, so a repeat needs only the expiry compared again.
+   * Revocation is not decided here (see KeyScopes).
+   */
+  private readonly verified = new Map<string, { sub: string; use: unknown; exp: number }>();
+
   private constructor(private readonly secret: Uint8Array) {}
 
   static async load(db: Db): Promise<TokenService> {
@@ -59,10 +68,20 @@ export class TokenService {
 
   /** The key id a valid token of that use was issued for, or null (bad signature, expired, wrong use). */
   async verify(token: string, use: TokenUse): Promise<string | null> {
+    const hit = this.verified.get(token);
+    if (hit) {
+      if (hit.exp * 1000 <= Date.now()) {
+        this.verified.delete(token);
+        return null;
+      }
+      return hit.use === use ? hit.sub : null;
+    }
     try {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
-      if (payload.use !== use || typeof payload.sub !== 'string') return null;
-      return payload.sub;
+      if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, { sub: payload.sub, use: payload.use, exp: payload.exp });
+      return payload.use === use ? payload.sub : null;
     } catch (err) {
       if (err instanceof errors.JOSEError || err instanceof TypeError) return null;
       throw err;

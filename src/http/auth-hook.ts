@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type ApiKeyScope, activeKeyScope, canAccessSupplier } from '../auth/api-keys.ts';
+import { type ApiKeyScope, canAccessSupplier } from '../auth/api-keys.ts';
+import type { KeyScopes } from '../auth/key-scopes.ts';
 import type { TokenService } from '../auth/tokens.ts';
-import type { Db } from '../infra/db/db.ts';
 import { authenticationFailed, notAuthenticated, permissionDenied, throttled } from './errors.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
@@ -35,7 +35,7 @@ function suppliersNamed(request: FastifyRequest): string[] {
  */
 export function registerTokenAuth(
   app: FastifyInstance,
-  deps: { db: Db; tokens: TokenService; limiter: RateLimiter },
+  deps: { tokens: TokenService; keyScopes: KeyScopes; limiter: RateLimiter },
 ) {
   app.decorateRequest('apiKey', null);
 
@@ -46,7 +46,7 @@ export function registerTokenAuth(
     if (!m) throw authenticationFailed('The Authorization header must read "Token <token>".');
     const keyId = await deps.tokens.verify(m[1], 'access');
     if (keyId === null) throw authenticationFailed();
-    const scope = await activeKeyScope(deps.db, keyId);
+    const scope = await deps.keyScopes.active(keyId);
     if (scope === null) throw authenticationFailed('The API key behind this token has been revoked.');
     const wait = deps.limiter.take(scope.id);
     if (wait > 0) throw throttled(wait);

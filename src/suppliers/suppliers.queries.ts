@@ -79,6 +79,22 @@ export async function findSupplier(q: Queryable, code: string): Promise<Supplier
   return rows[0] ? withDefaults(rows[0]) : null;
 }
 
+/**
+ * The codes of suppliers that exist, remembered once seen: suppliers are never deleted, so
+ * validation (which needs only existence, not status) asks the database once per code.
+ */
+export class KnownSuppliers {
+  private readonly codes = new Set<string>();
+  constructor(private readonly db: Queryable) {}
+
+  async has(code: string): Promise<boolean> {
+    if (this.codes.has(code)) return true;
+    if (!(await findSupplier(this.db, code))) return false;
+    this.codes.add(code);
+    return true;
+  }
+}
+
 export async function updateSupplierSettings(
   db: Db,
   code: string,

@@ -124,6 +124,7 @@ describe('error format: failures behind the routes', () => {
       kind: t.db.kind,
       query: (s, p) => pick().query(s, p),
       exec: (s) => pick().exec(s),
+      listen: (c, h) => t.db.listen(c, h),
       transaction: (fn) => pick().transaction(fn),
       close: async () => {},
     };

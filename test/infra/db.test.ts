@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { isDbUnavailableError, isTransientDbError, sql, withTransientRetry } from '../../src/infra/db/db.ts';
 import { migrate } from '../../src/infra/db/migrate.ts';
@@ -78,4 +79,54 @@ describe('database layer', () => {
     assert.ok(isDbUnavailableError(new Error('Connection terminated unexpectedly')));
     assert.ok(!isDbUnavailableError(new Error('syntax error')));
   });
+
+  it('delivers NOTIFY to a listener at commit, not before, and stops after unsubscribing', async () => {
+    const channel = `test_${randomBytes(4).toString('hex')}`;
+    const got: string[] = [];
+    const live: boolean[] = [];
+    const stop = await t.db.listen(channel, { onMessage: (m) => got.push(m), onLive: (l) => live.push(l) });
+    assert.deepEqual(live, [true]);
+    await t.db.transaction(async (tx) => {
+      await tx.query(sql('', 'SELECT pg_notify($1, $2)'), [channel, 'one']);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(got, [], 'not delivered before commit');
+    });
+    await waitFor(() => got.length === 1);
+    assert.deepEqual(got, ['one']);
+    await stop();
+    await t.db.query(sql('', 'SELECT pg_notify($1, $2)'), [channel, 'two']);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(got, ['one']);
+  });
+
+  it('tells a listener when its server connection drops, and listens again after', async (ctx) => {
+    if (t.db.kind !== 'postgres')
+      return ctx.skip('PGlite listens in-process; there is no connection to lose');
+    const channel = `test_${randomBytes(4).toString('hex')}`;
+    const got: string[] = [];
+    const live: boolean[] = [];
+    const stop = await t.db.listen(channel, { onMessage: (m) => got.push(m), onLive: (l) => live.push(l) });
+    try {
+      const killed = await t.db.query(
+        sql('', 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1'),
+        [`LISTEN ${channel}`],
+      );
+      assert.equal(killed.rowCount, 1);
+      await waitFor(() => live.length === 3, 10_000);
+      assert.deepEqual(live, [true, false, true]);
+      await t.db.query(sql('', 'SELECT pg_notify($1, $2)'), [channel, 'after']);
+      await waitFor(() => got.length === 1);
+      assert.deepEqual(got, ['after']);
+    } finally {
+      await stop();
+    }
+  });
 });
+
+async function waitFor(ok: () => boolean, ms = 5_000) {
+  const until = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -23,10 +23,25 @@ export interface Queryable {
   exec(script: string): Promise<void>;
 }
 
+/** What a LISTEN subscriber is told: each payload, and whether delivery is guaranteed right now. */
+export interface ListenHandlers {
+  onMessage(payload: string): void;
+  /**
+   * false when the listening connection is lost (notifications may be missed from then on),
+   * true once it listens again; called with true first, once the subscription is in place.
+   */
+  onLive(live: boolean): void;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * LISTENs on a channel (NOTIFY is delivered at the notifying transaction's commit); the
+   * returned function unsubscribes. A server connection that drops is re-opened.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

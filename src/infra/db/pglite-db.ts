@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, Queryable, QueryResult, Sql } from './db.ts';
+import type { Db, ListenHandlers, Queryable, QueryResult, Sql } from './db.ts';
 
 /** PGlite is one connection: its own transaction() serialises access, which is all we need. */
 export async function openPgliteDb(dataDir: string | null): Promise<Db> {
@@ -22,6 +22,12 @@ export async function openPgliteDb(dataDir: string | null): Promise<Db> {
     kind: 'pglite',
     ...root,
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    // In-process: nothing can be lost between NOTIFY and the callback.
+    async listen(channel: string, handlers: ListenHandlers) {
+      const unlisten = await pg.listen(channel, handlers.onMessage);
+      handlers.onLive(true);
+      return () => unlisten();
+    },
     close: () => pg.close(),
   };
 }
