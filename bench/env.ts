@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -10,7 +11,14 @@ import { openPgDb } from '../src/infra/db/pg-db.ts';
 import { openPgliteDb } from '../src/infra/db/pglite-db.ts';
 import { buildTestAppOn, tokenFor } from '../test/helpers/test-app.ts';
 
-export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const SOCKET_DIR = '/var/run/postgresql';
+/**
+ * The local server through its Unix socket when there is one: loopback TCP costs this process
+ * about twice the CPU per query (docs/performance.md), which is not Ferry's to spend.
+ */
+export const DEFAULT_DATABASE_URL = existsSync(`${SOCKET_DIR}/.s.PGSQL.5432`)
+  ? `postgres://postgres@localhost/test?host=${SOCKET_DIR}`
+  : 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface BenchDb {
   db: Db;
@@ -38,7 +46,7 @@ export async function openBenchDb(kind: 'postgres' | 'pglite', url: string): Pro
   const u = new URL(url);
   return {
     db,
-    label: `postgres ${version} at ${u.hostname}:${u.port || 5432}${u.pathname} (schema ${schema})`,
+    label: `postgres ${version} at ${u.searchParams.get('host') ?? u.hostname}:${u.port || 5432}${u.pathname} (schema ${schema})`,
     async cleanup() {
       await db.close();
       const c = new pg.Client({ connectionString: url });

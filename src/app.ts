@@ -23,6 +23,7 @@ import { notesRoutes } from './notes/notes.routes.ts';
 import { paymentInstructionRoutes } from './payment-instructions/payment-instruction.routes.ts';
 import { statementsRoutes } from './statements/statements.routes.ts';
 import { supplierAdminRoutes } from './suppliers/suppliers.admin-routes.ts';
+import { openSupplierCache } from './suppliers/suppliers.queries.ts';
 import { transactionsRoutes } from './transactions/transactions.routes.ts';
 
 export interface AppDeps {
@@ -57,7 +58,11 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   const { db } = deps;
   const tokens = await TokenService.load(db);
   const keyScopes = await KeyScopes.open(db);
-  app.addHook('onClose', () => keyScopes.close());
+  const suppliers = await openSupplierCache(db);
+  app.addHook('onClose', async () => {
+    await keyScopes.close();
+    await suppliers.close();
+  });
   const limiter = new RateLimiter(config.rateLimitPerSecond);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -84,7 +89,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
       route.schema = { ...route.schema, security: [{ token: [] }] };
     });
     registerTokenAuth(scope, { tokens, keyScopes, limiter });
-    await scope.register(accountImportRoutes, { db, config });
+    await scope.register(accountImportRoutes, { db, config, suppliers });
     await scope.register(statusRoutes, { db });
     // Follow-up imports on imported accounts.
     const followUp: FollowUpDeps = {
@@ -108,7 +113,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
         route.schema = { ...route.schema, security: [{ operator: [] }] };
       });
       registerOperatorAuth(scope, deps.operatorKey);
-      await scope.register(supplierAdminRoutes, { db });
+      await scope.register(supplierAdminRoutes, { db, suppliers });
       await scope.register(apiKeyAdminRoutes, { db, keyScopes });
       await scope.register(importProcessAdminRoutes, { db });
     },

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { recordTransition } from './account-import/import-process.queries.ts';
 import { IMPORT_PROCESS_EVENTS } from './account-import/import-process-status.ts';
-import { processImport } from './account-import/worker/process-import.ts';
+import { processImport, processImportBatch } from './account-import/worker/process-import.ts';
 import {
   type ClaimedProcess,
   claimPendingProcesses,
@@ -77,11 +77,27 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
       ])
     ).rows;
     const today = localDate(new Date(), config.serviceTimezone);
-    await Promise.all(
-      claimed.map((p) =>
-        processImport(db, p, { workerId, today }).catch((err) => settleUnexpected(p, err).catch(() => {})),
-      ),
-    );
+    const one = (p: ClaimedProcess) =>
+      processImport(db, p, { workerId, today }).catch((err) => settleUnexpected(p, err).catch(() => {}));
+    // Real creations go together in one transaction. A batch that fails is split in halves,
+    // earlier-staged half first, so a few bad accounts cost a few more transactions, not one
+    // each, and of two accounts claiming one meter point the first staged gets it.
+    const settle = async (batch: ClaimedProcess[]): Promise<void> => {
+      if (batch.length === 0) return;
+      if (batch.length === 1) {
+        await one(batch[0]);
+        return;
+      }
+      if (await processImportBatch(db, batch, { workerId, today })) return;
+      const half = Math.ceil(batch.length / 2);
+      await settle(batch.slice(0, half));
+      await settle(batch.slice(half));
+    };
+    const creations = claimed
+      .filter((p) => !p.is_dry_run && !p.dry_run_only)
+      .sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
+    const dryRuns = claimed.filter((p) => p.is_dry_run || p.dry_run_only);
+    await Promise.all([settle(creations), ...dryRuns.map(one)]);
     return claimed.length;
   }
 

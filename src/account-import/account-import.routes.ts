@@ -4,8 +4,9 @@ import exampleAccount from '../../examples/account.json' with { type: 'json' };
 import type { FerryConfig } from '../config.ts';
 import { authErrorResponses, ErrorRef } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
-import { KnownSuppliers } from '../suppliers/suppliers.queries.ts';
+import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { scheduleAccountCreation, validateAccount } from './account-import.service.ts';
+import { processStager } from './import-process.queries.ts';
 import { AccountPayloadSchema, TaskParamsSchema } from './payload/account-payload.schema.ts';
 
 // Documented here, validated by the payload module (our codes and attr paths), so Fastify's
@@ -22,9 +23,9 @@ const noValidation = () => () => true;
 
 export async function accountImportRoutes(
   app: FastifyInstance,
-  { db, config }: { db: Db; config: FerryConfig },
+  { db, config, suppliers }: { db: Db; config: FerryConfig; suppliers: SupplierCache },
 ) {
-  const knownSuppliers = new KnownSuppliers(db);
+  const stage = processStager(db);
   app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload', examples: [exampleAccount] });
 
   app.post(
@@ -41,7 +42,7 @@ export async function accountImportRoutes(
       },
     },
     async (request) => {
-      await validateAccount(knownSuppliers, request.body, config.serviceTimezone);
+      await validateAccount(suppliers, request.body, config.serviceTimezone);
       return {};
     },
   );
@@ -65,7 +66,7 @@ export async function accountImportRoutes(
       },
     },
     async (request, reply) => {
-      await scheduleAccountCreation(db, request.body, config.serviceTimezone);
+      await scheduleAccountCreation(db, suppliers, stage, request.body, config.serviceTimezone);
       return reply.code(201).send({});
     },
   );

@@ -1,8 +1,8 @@
 import { ApiError, type ErrorItem, item, RawBodyError } from '../http/errors.ts';
 import { localDate } from '../infra/clock.ts';
 import type { Db } from '../infra/db/db.ts';
-import { findSupplier, type KnownSuppliers } from '../suppliers/suppliers.queries.ts';
-import { scheduleImportProcess } from './import-process.queries.ts';
+import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
+import { type InsertNewProcess, scheduleImportProcess } from './import-process.queries.ts';
 import { parseAccountRequest } from './payload/account-request.ts';
 
 const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
@@ -39,12 +39,12 @@ function importSupplierOf(body: unknown): unknown {
 
 /** POST /v2/data-import/accounts/validate/: `{}` or every error at once. */
 export async function validateAccount(
-  suppliers: KnownSuppliers,
+  suppliers: SupplierCache,
   body: unknown,
   timeZone: string,
 ): Promise<void> {
   const checked = check(body, timeZone);
-  if (checked.code !== null && !(await suppliers.has(checked.code))) supplierNotFound(checked);
+  if (checked.code !== null && !(await suppliers.get(checked.code))) supplierNotFound(checked);
   const { errors } = checked;
   if (errors.length > 0) {
     throw new ApiError(400, 'account_failed_validation', 'The account data could not be validated.', {
@@ -54,10 +54,16 @@ export async function validateAccount(
 }
 
 /** POST /v2/data-import/accounts/: validates again, then stages the account for a worker. */
-export async function scheduleAccountCreation(db: Db, body: unknown, timeZone: string): Promise<void> {
+export async function scheduleAccountCreation(
+  db: Db,
+  suppliers: SupplierCache,
+  stage: InsertNewProcess,
+  body: unknown,
+  timeZone: string,
+): Promise<void> {
   const checked = check(body, timeZone);
-  // Status and settings must be current here (a pause takes effect at once): no cache.
-  const supplier = checked.code === null ? null : await findSupplier(db, checked.code);
+  // A pause takes effect at once: the cache hears of every change (SupplierCache).
+  const supplier = checked.code === null ? null : await suppliers.get(checked.code);
   if (checked.code !== null && !supplier) supplierNotFound(checked);
   const { errors, parsed } = checked;
   // The process is keyed by it, so creation needs it even though validation alone does not.
@@ -100,14 +106,18 @@ export async function scheduleAccountCreation(db: Db, body: unknown, timeZone: s
   const end = parsed.taskParams.scheduleWindowEnd
     ? new Date(parsed.taskParams.scheduleWindowEnd)
     : new Date(start.getTime() + FOUR_DAYS_MS);
-  const outcome = await scheduleImportProcess(db, {
-    supplier: supplier.code,
-    externalAccountNumber: String(parsed.payload.external_account_number),
-    payload: parsed.payload,
-    isDryRun: parsed.taskParams.isDryRun || supplier.config.dry_run_only,
-    scheduleWindowStart: start,
-    scheduleWindowEnd: end,
-  });
+  const outcome = await scheduleImportProcess(
+    db,
+    {
+      supplier: supplier.code,
+      externalAccountNumber: String(parsed.payload.external_account_number),
+      payload: parsed.payload,
+      isDryRun: parsed.taskParams.isDryRun || supplier.config.dry_run_only,
+      scheduleWindowStart: start,
+      scheduleWindowEnd: end,
+    },
+    stage,
+  );
   if (outcome.kind === 'in_progress') {
     throw new ApiError(
       400,

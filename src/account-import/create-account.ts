@@ -158,13 +158,26 @@ const allocateIds = sql(
           ARRAY(SELECT nextval('ledgers_id_seq') FROM generate_series(1, $4))::text[] AS ledgers`,
 );
 
-const insertAccount = sql(
-  'insertAccount',
-  `INSERT INTO accounts (number, import_supplier, external_account_number, import_process_id, account_type,
-                         billing_name, balance, last_billed_to_date, open_statement_start, payload)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+const ACCOUNT_COLUMNS: [string, string][] = [
+  ['number', 'text'],
+  ['import_supplier', 'text'],
+  ['external_account_number', 'text'],
+  ['import_process_id', 'bigint'],
+  ['account_type', 'text'],
+  ['billing_name', 'text'],
+  ['balance', 'numeric'],
+  ['last_billed_to_date', 'date'],
+  ['open_statement_start', 'date'],
+  ['payload', 'jsonb'],
+];
+/** Many accounts in one statement; a row whose random number is taken is skipped (see createAccounts). */
+const insertAccounts = sql(
+  'insertAccounts',
+  `INSERT INTO accounts (${ACCOUNT_COLUMNS.map(([c]) => c).join(', ')})
+   SELECT ${ACCOUNT_COLUMNS.map(([c]) => c).join(', ')}
+     FROM jsonb_to_recordset($1::jsonb) AS r(${ACCOUNT_COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})
    ON CONFLICT (number) DO NOTHING
-   RETURNING id`,
+   RETURNING id, number`,
 );
 
 const meterPointsTaken = sql(
@@ -176,9 +189,11 @@ const referencesTaken = sql(
   `SELECT namespace, value FROM account_references
     WHERE (namespace, value) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
 );
-const insertWelcomeEmail = sql(
-  'insertWelcomeEmail',
-  "INSERT INTO email_outbox (account_id, kind, recipient) VALUES ($1, 'welcome', $2) ON CONFLICT DO NOTHING",
+const insertWelcomeEmails = sql(
+  'insertWelcomeEmails',
+  `INSERT INTO email_outbox (account_id, kind, recipient)
+   SELECT account_id, 'welcome', recipient FROM unnest($1::bigint[], $2::text[]) AS e(account_id, recipient)
+   ON CONFLICT DO NOTHING`,
 );
 
 /** `A-` and 8 upper-case hex digits. */
@@ -195,17 +210,86 @@ export interface CreateAccountInput {
   today: string;
 }
 
+export interface CreatedAccount {
+  accountId: string;
+  accountNumber: string;
+}
+
 /**
- * Creates the account and every record of it inside the caller's transaction. Throws
- * AccountCreationError when the account's data conflicts with accounts already created.
+ * Creates the accounts and every record of them inside the caller's transaction, in a fixed
+ * number of statements however many accounts there are. Throws AccountCreationError when an
+ * account's data conflicts with accounts already created (naming the first conflict); a
+ * conflict between two accounts of the same call surfaces as a unique violation.
  */
-export async function createAccount(
-  tx: Queryable,
-  input: CreateAccountInput,
-): Promise<{ accountId: string; accountNumber: string }> {
-  const p = input.payload;
-  const mpxns = (p.supply_addresses ?? []).flatMap((sa: { meter_points?: { identifier: string }[] }) =>
-    (sa.meter_points ?? []).map((mp) => String(mp.identifier)),
+export async function createAccounts(tx: Queryable, inputs: CreateAccountInput[]): Promise<CreatedAccount[]> {
+  if (inputs.length === 0) return [];
+  await refuseTakenIdentifiers(tx, inputs);
+  const accountIds = await insertAccountRows(tx, inputs);
+
+  const counts = inputs.map((input) => countIds(input.payload));
+  const sum = (k: keyof (typeof counts)[number]) => counts.reduce((n, c) => n + c[k], 0);
+  const ids = (
+    await tx.query<{
+      supply_addresses: string[];
+      meter_points: string[];
+      meters: string[];
+      ledgers: string[];
+    }>(allocateIds, [sum('supplyAddresses'), sum('meterPoints'), sum('meters'), sum('ledgers')])
+  ).rows[0];
+  const tables = Object.fromEntries(TABLE_NAMES.map((t) => [t, [] as unknown[]])) as Record<
+    keyof AccountRows,
+    unknown[]
+  >;
+  const taken = { supplyAddresses: 0, meterPoints: 0, meters: 0, ledgers: 0 };
+  const next = (k: keyof typeof taken, list: string[], n: number) => list.slice(taken[k], (taken[k] += n));
+  const now = new Date();
+  inputs.forEach((input, i) => {
+    const c = counts[i];
+    const rows = accountRows(
+      input.payload,
+      {
+        accountId: accountIds[i].accountId,
+        supplyAddresses: next('supplyAddresses', ids.supply_addresses, c.supplyAddresses),
+        meterPoints: next('meterPoints', ids.meter_points, c.meterPoints),
+        meters: next('meters', ids.meters, c.meters),
+        ledgers: next('ledgers', ids.ledgers, c.ledgers),
+      },
+      now,
+    );
+    for (const t of TABLE_NAMES) for (const row of rows[t]) tables[t].push(row);
+  });
+  await tx.query(
+    insertChildren,
+    TABLE_NAMES.map((t) => JSON.stringify(tables[t])),
+  );
+
+  const welcome = inputs.flatMap((input, i) =>
+    input.sendWelcomeEmail
+      ? [
+          [
+            accountIds[i].accountId,
+            input.payload.customers?.[0]?.email ?? input.payload.billing_email ?? null,
+          ],
+        ]
+      : [],
+  );
+  if (welcome.length > 0) {
+    await tx.query(insertWelcomeEmails, [welcome.map((w) => w[0]), welcome.map((w) => w[1])]);
+  }
+  return accountIds;
+}
+
+/** One account: createAccounts of one. */
+export async function createAccount(tx: Queryable, input: CreateAccountInput): Promise<CreatedAccount> {
+  return (await createAccounts(tx, [input]))[0];
+}
+
+/** Meter points and references already on other accounts fail the account that brings them. */
+async function refuseTakenIdentifiers(tx: Queryable, inputs: CreateAccountInput[]) {
+  const mpxns = inputs.flatMap(({ payload }) =>
+    (payload.supply_addresses ?? []).flatMap((sa: { meter_points?: { identifier: string }[] }) =>
+      (sa.meter_points ?? []).map((mp) => String(mp.identifier)),
+    ),
   );
   if (mpxns.length > 0) {
     const taken = (await tx.query<{ identifier: string }>(meterPointsTaken, [mpxns])).rows;
@@ -216,7 +300,9 @@ export async function createAccount(
       );
     }
   }
-  const refs = (p.references ?? []) as { namespace: string; value: string }[];
+  const refs = inputs.flatMap(
+    ({ payload }) => (payload.references ?? []) as { namespace: string; value: string }[],
+  );
   if (refs.length > 0) {
     const taken = (
       await tx.query<{ namespace: string; value: string }>(referencesTaken, [
@@ -231,55 +317,44 @@ export async function createAccount(
       );
     }
   }
+}
 
-  let accountId: string | undefined;
-  let accountNumber = '';
-  // Numbers are random: on the rare collision, draw again.
-  for (let attempt = 0; accountId === undefined; attempt++) {
-    if (attempt === 5) throw new Error('could not draw a free account number');
-    accountNumber = newAccountNumber();
-    const { rows } = await tx.query<{ id: string }>(insertAccount, [
-      accountNumber,
-      input.supplier,
-      input.externalAccountNumber,
-      input.importProcessId,
-      p.account_type ?? null,
-      p.billing_name ?? null,
-      openingBalance(p),
-      p.last_billed_to_date ?? null,
-      openStatementStart(p, input.today),
-      p,
-    ]);
-    accountId = rows[0]?.id;
+/** Inserts the accounts rows; numbers are random, and those that collide are drawn again. */
+async function insertAccountRows(tx: Queryable, inputs: CreateAccountInput[]): Promise<CreatedAccount[]> {
+  const out: (CreatedAccount | undefined)[] = inputs.map(() => undefined);
+  for (let attempt = 0; out.some((a) => a === undefined); attempt++) {
+    if (attempt === 5) throw new Error('could not draw free account numbers');
+    // Distinct within the statement too: ON CONFLICT would skip the second of two equal numbers.
+    const drawn = new Set<string>();
+    const draw = (): string => {
+      const n = newAccountNumber();
+      return drawn.has(n) ? draw() : (drawn.add(n), n);
+    };
+    const pending = inputs.flatMap((input, i) =>
+      out[i] === undefined ? [{ input, i, number: draw() }] : [],
+    );
+    const rows = pending.map(({ input, number }) => {
+      const p = input.payload;
+      return {
+        number,
+        import_supplier: input.supplier,
+        external_account_number: input.externalAccountNumber,
+        import_process_id: input.importProcessId,
+        account_type: p.account_type ?? null,
+        billing_name: p.billing_name ?? null,
+        balance: openingBalance(p),
+        last_billed_to_date: p.last_billed_to_date ?? null,
+        open_statement_start: openStatementStart(p, input.today),
+        payload: p,
+      };
+    });
+    const inserted = (await tx.query<{ id: string; number: string }>(insertAccounts, [JSON.stringify(rows)]))
+      .rows;
+    const idByNumber = new Map(inserted.map((r) => [r.number, r.id]));
+    for (const { i, number } of pending) {
+      const accountId = idByNumber.get(number);
+      if (accountId !== undefined) out[i] = { accountId, accountNumber: number };
+    }
   }
-
-  const counts = countIds(p);
-  const ids = (
-    await tx.query<{
-      supply_addresses: string[];
-      meter_points: string[];
-      meters: string[];
-      ledgers: string[];
-    }>(allocateIds, [counts.supplyAddresses, counts.meterPoints, counts.meters, counts.ledgers])
-  ).rows[0];
-  const rows = accountRows(
-    p,
-    {
-      accountId,
-      supplyAddresses: ids.supply_addresses,
-      meterPoints: ids.meter_points,
-      meters: ids.meters,
-      ledgers: ids.ledgers,
-    },
-    new Date(),
-  );
-  await tx.query(
-    insertChildren,
-    TABLE_NAMES.map((t) => JSON.stringify(rows[t])),
-  );
-
-  if (input.sendWelcomeEmail) {
-    await tx.query(insertWelcomeEmail, [accountId, p.customers?.[0]?.email ?? p.billing_email ?? null]);
-  }
-  return { accountId, accountNumber };
+  return out as CreatedAccount[];
 }

@@ -1,4 +1,5 @@
-import { type Db, type Queryable, sql } from '../infra/db/db.ts';
+import { batcher } from '../infra/batcher.ts';
+import { type Db, isDbUnavailableError, type Queryable, sql } from '../infra/db/db.ts';
 import {
   CANCELLABLE,
   IMPORT_PROCESS_EVENTS,
@@ -88,22 +89,91 @@ export type ScheduleOutcome =
   | { kind: 'in_progress' }
   | { kind: 'already_imported'; accountNumber: string };
 
-/** A new process and its CREATED event in one statement (no transaction needed); no row if it exists. */
-const insertProcess = sql(
-  'insertImportProcess',
-  `WITH created AS (
+/**
+ * New processes, each with its CREATED event, in one statement (no transaction needed); the
+ * keys returned are those inserted, a process that exists already is left alone.
+ */
+const insertProcesses = sql(
+  'insertImportProcesses',
+  `WITH staged AS (
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
+       import_supplier text, external_account_number text, payload jsonb, is_dry_run boolean,
+       schedule_window_start timestamptz, schedule_window_end timestamptz, latest_event jsonb)
+   ), created AS (
      INSERT INTO import_processes
             (import_supplier, external_account_number, status, payload, is_dry_run,
              schedule_window_start, schedule_window_end, latest_event)
-     VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7)
+     SELECT import_supplier, external_account_number, 'PENDING', payload, is_dry_run,
+            schedule_window_start, schedule_window_end, latest_event
+       FROM staged
      ON CONFLICT (import_supplier, external_account_number) DO NOTHING
-     RETURNING id
+     RETURNING id, import_supplier, external_account_number, latest_event
    ), event AS (
      INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
-     SELECT id, $8, $9, NULL FROM created
+     SELECT id, latest_event->>'event', (latest_event->>'occurred_at')::timestamptz, NULL FROM created
    )
-   SELECT id FROM created`,
+   SELECT import_supplier, external_account_number FROM created`,
 );
+
+type NewProcess = ScheduleInput & { created: LatestEvent };
+const keyOf = (supplier: string, external: string) => `${supplier}\u0000${external}`;
+
+/** Inserts the processes that do not exist yet; true for each one inserted. */
+async function insertNewProcesses(db: Queryable, items: NewProcess[]): Promise<boolean[]> {
+  // Of two items for one process, only the first is offered; the other finds it existing.
+  const offered = new Map<string, NewProcess>();
+  for (const i of items) {
+    const k = keyOf(i.supplier, i.externalAccountNumber);
+    if (!offered.has(k)) offered.set(k, i);
+  }
+  const rows = [...offered.values()].map((i) => ({
+    import_supplier: i.supplier,
+    external_account_number: i.externalAccountNumber,
+    payload: i.payload,
+    is_dry_run: i.isDryRun,
+    schedule_window_start: i.scheduleWindowStart.toISOString(),
+    schedule_window_end: i.scheduleWindowEnd.toISOString(),
+    latest_event: i.created,
+  }));
+  const inserted = new Set(
+    (
+      await db.query<{ import_supplier: string; external_account_number: string }>(insertProcesses, [
+        JSON.stringify(rows),
+      ])
+    ).rows.map((r) => keyOf(r.import_supplier, r.external_account_number)),
+  );
+  return items.map((i) => {
+    const k = keyOf(i.supplier, i.externalAccountNumber);
+    return offered.get(k) === i && inserted.has(k);
+  });
+}
+
+/** Stages new processes one statement at a time. */
+export type InsertNewProcess = (item: NewProcess) => Promise<boolean>;
+const insertOne =
+  (db: Queryable): InsertNewProcess =>
+  async (item) =>
+    (await insertNewProcesses(db, [item]))[0];
+
+/**
+ * Stages new processes with group commit: concurrent requests share one INSERT (and one
+ * commit). A batch that fails for any reason but an unreachable database is retried one item
+ * at a time, so one item's failure is only its own.
+ */
+export function processStager(db: Db): InsertNewProcess {
+  return batcher(
+    async (items: NewProcess[]) => {
+      try {
+        const inserted = await insertNewProcesses(db, items);
+        return inserted.map((value) => ({ status: 'fulfilled' as const, value }));
+      } catch (err) {
+        if (items.length === 1 || isDbUnavailableError(err)) throw err;
+        return Promise.allSettled(items.map(insertOne(db)));
+      }
+    },
+    { maxBatch: 200, maxInFlight: 4 },
+  );
+}
 const lockProcess = sql(
   'lockImportProcessForSchedule',
   `SELECT p.id, p.status, p.payload = $3::jsonb AS same_payload, p.is_dry_run, a.number AS account_number
@@ -123,26 +193,18 @@ const replacePayload = sql(
  * PENDING; an existing PENDING/ERRORED/CANCELLED/DRY_RUN_* one gets the new payload and is
  * PENDING again; an identical repeat of a PENDING one changes nothing.
  */
-export async function scheduleImportProcess(db: Db, input: ScheduleInput): Promise<ScheduleOutcome> {
-  const now = new Date();
+export async function scheduleImportProcess(
+  db: Db,
+  input: ScheduleInput,
+  insertNew: InsertNewProcess = insertOne(db),
+): Promise<ScheduleOutcome> {
   const created: LatestEvent = {
     event: IMPORT_PROCESS_EVENTS.CREATED,
-    occurred_at: now.toISOString(),
+    occurred_at: new Date().toISOString(),
     data: null,
   };
-  // The common case, a new account: one statement, one round trip.
-  const ins = await db.query<{ id: string }>(insertProcess, [
-    input.supplier,
-    input.externalAccountNumber,
-    input.payload,
-    input.isDryRun,
-    input.scheduleWindowStart,
-    input.scheduleWindowEnd,
-    created,
-    created.event,
-    now,
-  ]);
-  if (ins.rows[0]) return { kind: 'created' };
+  // The common case, a new account: one statement, shared with concurrent requests.
+  if (await insertNew({ ...input, created })) return { kind: 'created' };
   // The process exists (processes are never deleted): decide under its row lock.
   return db.transaction(async (tx) => {
     const existing = (

@@ -9,6 +9,7 @@ import {
   listSuppliersWithCounts,
   SUPPLIER_STATUSES,
   type Supplier,
+  type SupplierCache,
   SupplierExistsError,
   type SupplierStatus,
   type SupplierWithCounts,
@@ -76,7 +77,10 @@ export const supplierView = (s: Supplier | SupplierWithCounts) => ({
   modified_at: wireDatetime(s.modified_at),
 });
 
-export async function supplierAdminRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export async function supplierAdminRoutes(
+  app: FastifyInstance,
+  { db, suppliers }: { db: Db; suppliers: SupplierCache },
+) {
   const tags = ['admin'];
   app.post(
     '/import-suppliers/',
@@ -131,10 +135,12 @@ export async function supplierAdminRoutes(app: FastifyInstance, { db }: { db: Db
         document_root?: string;
         config?: Record<string, boolean>;
       };
-      const s = await updateSupplierSettings(db, (request.params as { code: string }).code, {
+      const { code } = request.params as { code: string };
+      const s = await updateSupplierSettings(db, code, {
         ...body,
         document_root: documentRoot(body.document_root),
       });
+      suppliers.forget(code);
       if (!s) throw notFound('No import supplier has that code.');
       return supplierView(s);
     },

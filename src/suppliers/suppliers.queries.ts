@@ -3,6 +3,7 @@ import {
   type ImportProcessStatus,
 } from '../account-import/import-process-status.ts';
 import { type Db, isUniqueViolation, type Queryable, sql } from '../infra/db/db.ts';
+import { NotifiedCache } from '../infra/db/notified-cache.ts';
 
 export const SUPPLIER_STATUSES = ['Ongoing', 'Paused', 'Complete'] as const;
 export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number];
@@ -35,13 +36,16 @@ const selectSupplier = sql('selectSupplier', `SELECT ${COLUMNS} FROM import_supp
 const selectSuppliers = sql('selectSuppliers', `SELECT ${COLUMNS} FROM import_suppliers ORDER BY code`);
 const updateSupplier = sql(
   'updateSupplier',
-  `UPDATE import_suppliers
-      SET status = coalesce($2, status),
-          document_root = coalesce($3, document_root),
-          config = config || coalesce($4::jsonb, '{}'::jsonb),
-          modified_at = now()
-    WHERE code = $1
-   RETURNING ${COLUMNS}`,
+  `WITH updated AS (
+     UPDATE import_suppliers
+        SET status = coalesce($2, status),
+            document_root = coalesce($3, document_root),
+            config = config || coalesce($4::jsonb, '{}'::jsonb),
+            modified_at = now()
+      WHERE code = $1
+     RETURNING ${COLUMNS}
+   )
+   SELECT ${COLUMNS} FROM updated CROSS JOIN LATERAL (SELECT pg_notify('ferry_supplier_changed', code)) n`,
 );
 const countProcesses = sql(
   'countImportProcessesBySupplier',
@@ -79,21 +83,14 @@ export async function findSupplier(q: Queryable, code: string): Promise<Supplier
   return rows[0] ? withDefaults(rows[0]) : null;
 }
 
-/**
- * The codes of suppliers that exist, remembered once seen: suppliers are never deleted, so
- * validation (which needs only existence, not status) asks the database once per code.
- */
-export class KnownSuppliers {
-  private readonly codes = new Set<string>();
-  constructor(private readonly db: Queryable) {}
+/** Every API process listens here and drops the supplier from its cache (see NotifiedCache). */
+export const SUPPLIER_CHANGED_CHANNEL = 'ferry_supplier_changed';
 
-  async has(code: string): Promise<boolean> {
-    if (this.codes.has(code)) return true;
-    if (!(await findSupplier(this.db, code))) return false;
-    this.codes.add(code);
-    return true;
-  }
-}
+/** Suppliers by code, from memory: account validation and scheduling ask for one per request. */
+export type SupplierCache = NotifiedCache<Supplier>;
+
+export const openSupplierCache = (db: Db): Promise<SupplierCache> =>
+  NotifiedCache.open(db, SUPPLIER_CHANGED_CHANNEL, (code) => findSupplier(db, code));
 
 export async function updateSupplierSettings(
   db: Db,

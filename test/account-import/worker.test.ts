@@ -180,6 +180,67 @@ describe('account-creation worker', () => {
     assert.equal(rows[0].n, 0, 'nothing of the failed account remains');
   });
 
+  const createdAtOf = async (externals: string[]) =>
+    (
+      await t.db.query<{ created_at: Date }>(
+        sql(
+          '',
+          "SELECT created_at FROM accounts WHERE import_supplier = 'W' AND external_account_number = ANY($1)",
+        ),
+        [externals],
+      )
+    ).rows.map((r) => r.created_at.toISOString());
+
+  it('creates a claimed batch in one transaction, each process with its own account and events', async () => {
+    const staged = [];
+    for (let i = 0; i < 6; i++) staged.push(await stage('W'));
+    await runWorkerUntilIdle(t.config, t.db);
+    const numbers = new Set<string>();
+    for (const { external, payload } of staged) {
+      const s = (await status('W', external))!;
+      assert.equal(s.status, 'PROCESSED');
+      numbers.add(s.account_number!);
+      assert.equal(await count('meter_points', s.account_number!), 2);
+      const acc = (
+        await t.db.query<{ payload: unknown }>(sql('', 'SELECT payload FROM accounts WHERE number = $1'), [
+          s.account_number,
+        ])
+      ).rows[0];
+      assert.deepEqual(acc.payload, payload, 'each account keeps its own payload');
+      assert.deepEqual(await events('W', external), ['CREATED', 'STARTED', 'PROCESSED']);
+    }
+    assert.equal(numbers.size, 6);
+    // now() is the transaction's start: one value for all six means one transaction.
+    assert.equal(new Set(await createdAtOf(staged.map((x) => x.external))).size, 1);
+  });
+
+  it('a batch with one failing account creates the others and fails only that one', async () => {
+    const first = await stage('W');
+    await runWorkerUntilIdle(t.config, t.db);
+    const good = [await stage('W'), await stage('W')];
+    const clash = accountFor('W', ++n);
+    clash.supply_addresses[0].meter_points[1].identifier =
+      first.payload.supply_addresses[0].meter_points[1].identifier;
+    const bad = await stage('W', { payload: clash });
+    // Two accounts of the same batch bringing the same meter point: the first one staged wins.
+    const twinA = accountFor('W', ++n);
+    const twinB = accountFor('W', ++n);
+    twinB.supply_addresses[0].meter_points[0].identifier =
+      twinA.supply_addresses[0].meter_points[0].identifier;
+    const a = await stage('W', { payload: twinA });
+    const b = await stage('W', { payload: twinB });
+    good.push(await stage('W'));
+    await runWorkerUntilIdle(t.config, t.db);
+    for (const g of [...good, a]) assert.equal((await status('W', g.external))!.status, 'PROCESSED');
+    for (const x of [bad, b]) {
+      const e = (await status('W', x.external))!;
+      assert.equal(e.status, 'ERRORED');
+      assert.equal(e.latest_error!.code, 'meter_point_on_another_account');
+      assert.deepEqual(await events('W', x.external), ['CREATED', 'STARTED', 'ERRORED']);
+    }
+    assert.deepEqual(await createdAtOf([bad.external, b.external]), []);
+  });
+
   it("leaves a paused supplier's work PENDING until it is Ongoing again", async () => {
     const { external } = await stage('HELD');
     await runWorkerUntilIdle(t.config, t.db);

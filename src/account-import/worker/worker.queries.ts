@@ -55,6 +55,31 @@ export const lockOwnedProcess = sql(
       FOR UPDATE`,
 );
 
+/** The same for a batch: the ids, of $1, that worker $2 still holds, locked. */
+export const lockOwnedProcesses = sql(
+  'lockOwnedImportProcesses',
+  `SELECT id FROM import_processes
+    WHERE id = ANY($1::bigint[]) AND status = 'IN_PROGRESS' AND locked_by = $2
+    ORDER BY id
+      FOR UPDATE`,
+);
+
+/** Processes $1 (ids) now have accounts $2 (ids): PROCESSED, each with its event, in one statement. */
+export const markProcessed = sql(
+  'markImportProcessesProcessed',
+  `WITH done AS (
+     SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS d(id, account_id)
+   ), updated AS (
+     UPDATE import_processes p
+        SET status = 'PROCESSED', latest_error = NULL, modified_at = $3,
+            latest_event = jsonb_build_object('event', $4::text, 'occurred_at', $5::text, 'data', NULL),
+            account_id = done.account_id, locked_by = NULL, locked_until = NULL
+       FROM done WHERE p.id = done.id
+   )
+   INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
+   SELECT id, $4, $3, NULL FROM done`,
+);
+
 /** Hands processes whose worker vanished (lease expired) back to PENDING. */
 export const releaseExpiredLeases = sql(
   'releaseExpiredLeases',

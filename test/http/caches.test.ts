@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { KEY_REVOKED_CHANNEL } from '../../src/auth/api-keys.ts';
 import { TokenService } from '../../src/auth/tokens.ts';
 import { type Db, type ListenHandlers, sql } from '../../src/infra/db/db.ts';
 import { openPgDb } from '../../src/infra/db/pg-db.ts';
+import { accountFor } from '../helpers/account-fixtures.ts';
 import { admin, buildTestAppOn, tokenFor } from '../helpers/test-app.ts';
 import { createTestDb, type TestDb } from '../helpers/test-db.ts';
 
@@ -11,10 +13,10 @@ const pending = (app: FastifyInstance, headers: Record<string, string>) =>
   app.inject({ method: 'GET', url: '/v1/data-import/pending-account-import-processes/ACME/', headers });
 
 /**
- * Authenticated requests are answered from in-memory caches (verified tokens, active key
- * scopes); these tests pin that revocation and expiry still take effect.
+ * Requests are answered from in-memory caches (verified tokens, active key scopes,
+ * suppliers); these tests pin that revocation, expiry and supplier changes still take effect.
  */
-describe('auth caches: revocation and expiry stay immediate', () => {
+describe('in-memory caches: revocation, expiry and supplier changes stay immediate', () => {
   let tdb: TestDb;
   /** A second connection pool on the same database: another API process, as far as PostgreSQL can tell. */
   let otherDb: Db;
@@ -29,7 +31,7 @@ describe('auth caches: revocation and expiry stay immediate', () => {
     otherDb = {
       ...second,
       listen: (channel, handlers) => {
-        feed = handlers;
+        if (channel === KEY_REVOKED_CHANNEL) feed = handlers;
         return second.listen(channel, handlers);
       },
       close: () => (second === tdb.db ? Promise.resolve() : second.close()),
@@ -73,6 +75,33 @@ describe('auth caches: revocation and expiry stay immediate', () => {
     } finally {
       feed.onLive(true);
     }
+  });
+
+  it('a supplier paused through one process refuses new accounts in another that had it cached', async () => {
+    const { headers } = await tokenFor(here, ['ACME'], []);
+    let n = 0;
+    const create = () =>
+      there.inject({
+        method: 'POST',
+        url: '/v2/data-import/accounts/',
+        headers,
+        payload: accountFor('ACME', 7_000 + ++n),
+      });
+    assert.equal((await create()).statusCode, 201);
+    await admin(here, 'PATCH', '/import-suppliers/ACME/', { status: 'Paused' });
+    try {
+      const until = Date.now() + 5_000;
+      let res = await create();
+      while (res.statusCode === 201 && Date.now() < until) res = await create();
+      assert.equal(res.statusCode, 400);
+      assert.equal(res.json().code, 'import_supplier_paused');
+    } finally {
+      await admin(here, 'PATCH', '/import-suppliers/ACME/', { status: 'Ongoing' });
+    }
+    const until = Date.now() + 5_000;
+    let res = await create();
+    while (res.statusCode !== 201 && Date.now() < until) res = await create();
+    assert.equal(res.statusCode, 201, 'and takes them again once Ongoing');
   });
 
   it('a verified token stops working when it expires, though its verification was cached', async () => {
