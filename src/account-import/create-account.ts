@@ -328,7 +328,9 @@ async function insertAccountRows(tx: Queryable, inputs: CreateAccountInput[]): P
     const drawn = new Set<string>();
     const draw = (): string => {
       const n = newAccountNumber();
-      return drawn.has(n) ? draw() : (drawn.add(n), n);
+      if (drawn.has(n)) return draw();
+      drawn.add(n);
+      return n;
     };
     const pending = inputs.flatMap((input, i) =>
       out[i] === undefined ? [{ input, i, number: draw() }] : [],
