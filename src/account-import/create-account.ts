@@ -241,7 +241,11 @@ export async function createAccounts(tx: Queryable, inputs: CreateAccountInput[]
     unknown[]
   >;
   const taken = { supplyAddresses: 0, meterPoints: 0, meters: 0, ledgers: 0 };
-  const next = (k: keyof typeof taken, list: string[], n: number) => list.slice(taken[k], (taken[k] += n));
+  const next = (k: keyof typeof taken, list: string[], n: number) => {
+    const start = taken[k];
+    taken[k] += n;
+    return list.slice(start, start + n);
+  };
   const now = new Date();
   inputs.forEach((input, i) => {
     const c = counts[i];
