@@ -318,7 +318,9 @@ CREATE INDEX email_outbox_unsent ON email_outbox USING btree (id) WHERE (sent_at
 CREATE UNIQUE INDEX import_process_events_pkey ON import_process_events USING btree (id);
 CREATE INDEX import_process_events_process ON import_process_events USING btree (import_process_id, id);
 CREATE UNIQUE INDEX import_processes_import_supplier_external_account_number_key ON import_processes USING btree (import_supplier, external_account_number);
+CREATE INDEX import_processes_leased ON import_processes USING btree (locked_until) WHERE (status = 'IN_PROGRESS'::text);
 CREATE INDEX import_processes_pending ON import_processes USING btree (schedule_window_start, id) WHERE (status = 'PENDING'::text);
+CREATE INDEX import_processes_pending_end ON import_processes USING btree (schedule_window_end) WHERE (status = 'PENDING'::text);
 CREATE UNIQUE INDEX import_processes_pkey ON import_processes USING btree (id);
 CREATE INDEX import_processes_supplier_id ON import_processes USING btree (import_supplier, id);
 CREATE UNIQUE INDEX import_suppliers_pkey ON import_suppliers USING btree (code);

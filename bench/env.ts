@@ -68,11 +68,11 @@ export const SUPPLIER = 'BENCH';
 export const BIG_SUPPLIER = 'BIGLIST';
 
 /** The whole service on a real socket on 127.0.0.1, rate limiting out of the way. */
-export async function startFerry(db: Db, workerConcurrency: number): Promise<BenchApp> {
+export async function startFerry(db: Db, workerConcurrency?: number): Promise<BenchApp> {
   prepareAccountPayloadValidation();
   const { app, config } = await buildTestAppOn(db, {
     RATE_LIMIT_PER_SECOND: '1000000',
-    WORKER_CONCURRENCY: String(workerConcurrency),
+    ...(workerConcurrency ? { WORKER_CONCURRENCY: String(workerConcurrency) } : {}),
     LOG_LEVEL: 'silent',
   });
   const { headers } = await tokenFor(app, [SUPPLIER, BIG_SUPPLIER]);

@@ -115,7 +115,7 @@ let exitCode = 0;
 try {
   bdb = await openBenchDb(args.db, process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
   log(`db: ${bdb.label}; ${scale.quick ? 'quick' : 'full'} run`);
-  ferry = await startFerry(bdb.db, 32);
+  ferry = await startFerry(bdb.db);
   baseline = await startBaseline();
   const f = ferry;
   const b = baseline;

@@ -107,7 +107,7 @@ export function loadConfig(env: Env = process.env): FerryConfig {
       apiUrl: url(env, 'STRIPE_API_URL', 'https://api.stripe.com', ['http:', 'https:']) ?? '',
       apiKey: str(env, 'STRIPE_API_KEY'),
     },
-    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 8, 1, 1024),
+    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 100, 1, 1024),
     workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 120, 1, 86_400),
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 200, 1, 1_000_000),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),

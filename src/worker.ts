@@ -29,6 +29,16 @@ export interface WorkerOptions {
   idlePollMs?: number;
 }
 
+/** Batches a worker has in flight at once: while one is in the database, the next is prepared. */
+const LANES = 2;
+/**
+ * The queue's planner statistics are refreshed by the worker after this many claims (or a
+ * minute of work): PGlite has no autovacuum and a server may have it off, and with stale
+ * statistics the claim sorts every PENDING row instead of reading the first ones in index order.
+ */
+const ANALYZE_EVERY_CLAIMS = 5_000;
+const ANALYZE_EVERY_MS = 60_000;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -44,6 +54,25 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
   const idlePollMs = opts.idlePollMs ?? 250;
   let running = true;
   let lastMaintenance = 0;
+  let claimedSinceAnalyze = 0;
+  let lastAnalyze = Date.now();
+  let analyzing = false;
+
+  /** In the background: the lanes go on claiming meanwhile. */
+  function refreshQueueStatistics() {
+    const due =
+      claimedSinceAnalyze >= ANALYZE_EVERY_CLAIMS ||
+      (claimedSinceAnalyze > 0 && Date.now() - lastAnalyze >= ANALYZE_EVERY_MS);
+    if (!due || analyzing) return;
+    analyzing = true;
+    claimedSinceAnalyze = 0;
+    lastAnalyze = Date.now();
+    db.exec('ANALYZE import_processes')
+      .catch((err) => logger.warn({ err }, 'could not refresh the queue statistics'))
+      .finally(() => {
+        analyzing = false;
+      });
+  }
 
   async function settleUnexpected(p: ClaimedProcess, err: unknown) {
     logger.error({ err, importProcessId: p.id }, 'account creation failed unexpectedly');
@@ -76,6 +105,8 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
         leaseSeconds,
       ])
     ).rows;
+    claimedSinceAnalyze += claimed.length;
+    refreshQueueStatistics();
     const today = localDate(new Date(), config.serviceTimezone);
     const one = (p: ClaimedProcess) =>
       processImport(db, p, { workerId, today }).catch((err) => settleUnexpected(p, err).catch(() => {}));
@@ -101,8 +132,7 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
     return claimed.length;
   }
 
-  const loop = (async () => {
-    logger.info({ workerId, concurrency: config.workerConcurrency }, 'account-creation worker started');
+  const lane = async () => {
     while (running) {
       try {
         if ((await tick()) === 0) await sleep(idlePollMs);
@@ -111,7 +141,12 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
         await sleep(1000);
       }
     }
-  })();
+  };
+  logger.info(
+    { workerId, concurrency: config.workerConcurrency, lanes: LANES },
+    'account-creation worker started',
+  );
+  const loop = Promise.all(Array.from({ length: LANES }, lane));
 
   return {
     workerId,
