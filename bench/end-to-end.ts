@@ -99,7 +99,7 @@ export async function benchEndToEnd(
   const baseline = await rawInsert(db, n);
   const ratio = perSec / baseline;
   const processed = Array.from(
-    { length: Math.min(16, state.processed) },
+    { length: Math.min(1000, state.processed) },
     (_, i) => `EXT-${String(i + 1).padStart(7, '0')}`,
   );
   return {

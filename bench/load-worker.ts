@@ -10,6 +10,10 @@ const spec = await new Promise<LoadSpec>((resolve) => process.once('message', (m
 function bodyGenerator(): ((req: RawRequest) => RawRequest) | undefined {
   const g = spec.generate;
   if (!g) return undefined;
+  if (g.kind === 'paths') {
+    let n = 0;
+    return (req) => ({ ...req, path: g.paths[n++ % g.paths.length] });
+  }
   if (g.kind === 'accounts') {
     const a = exampleAccount();
     const [elec, gas] = a.supply_addresses[0].meter_points;

@@ -14,7 +14,8 @@ export interface LoadSpec {
   /** Distinct bodies generated in the load worker. */
   generate?:
     | { kind: 'accounts'; supplier: string; from: number }
-    | { kind: 'transactions'; supplier: string; accounts: string[]; perBatch: number };
+    | { kind: 'transactions'; supplier: string; accounts: string[]; perBatch: number }
+    | { kind: 'paths'; paths: string[] };
 }
 
 export interface LoadSummary {

@@ -3,25 +3,30 @@ import { SUPPLIER } from './env.ts';
 import { runLoad } from './load.ts';
 import { type BenchResult, round, type Scale } from './result.ts';
 
-/** §7 V2 status polling at 64 connections, against a bare Fastify route returning a constant JSON. */
+/**
+ * §7 V2 status polling at 64 connections, each request for the next of the imported accounts
+ * in turn, against a bare Fastify route returning a constant JSON.
+ */
 export async function benchStatus(
   ferry: BenchApp,
   baselineBase: string,
   scale: Scale,
-  external: string,
+  externals: string[],
 ): Promise<BenchResult> {
-  const spec = (url: string, seconds: number) => ({
+  const paths = externals.map((e) => `/v2/data-import/accounts/${SUPPLIER}/${e}/`);
+  const spec = (url: string, seconds: number, rotate: boolean) => ({
     url,
     connections: 64,
     durationSeconds: seconds,
     method: 'GET' as const,
     headers: ferry.headers,
+    ...(rotate ? { generate: { kind: 'paths' as const, paths } } : {}),
   });
-  const url = `${ferry.base}/v2/data-import/accounts/${SUPPLIER}/${external}/`;
-  await runLoad(spec(url, 1));
-  const f = await runLoad(spec(url, scale.seconds));
-  await runLoad(spec(`${baselineBase}/constant/`, 1));
-  const b = await runLoad(spec(`${baselineBase}/constant/`, scale.seconds));
+  const url = `${ferry.base}${paths[0]}`;
+  await runLoad(spec(url, 1, true));
+  const f = await runLoad(spec(url, scale.seconds, true));
+  await runLoad(spec(`${baselineBase}/constant/`, 1, false));
+  const b = await runLoad(spec(`${baselineBase}/constant/`, scale.seconds, false));
   if (f.ok === 0) throw new Error(`status: no 2xx answers (${f.non2xx} non-2xx, ${f.errors} errors)`);
   return {
     name: 'status-v2',

@@ -44,6 +44,36 @@ export async function findImportProcessStatus(
   return (await db.query<ImportProcessStatusRow>(selectStatus, [supplier, external])).rows[0] ?? null;
 }
 
+const selectStatuses = sql(
+  'selectImportProcessStatuses',
+  `SELECT k.i, p.id, p.status, a.number AS account_number, p.latest_error, p.latest_event, p.created_at, p.modified_at
+     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(supplier, external, i)
+     JOIN import_processes p ON p.import_supplier = k.supplier AND p.external_account_number = k.external
+     LEFT JOIN accounts a ON a.id = p.account_id`,
+);
+
+/**
+ * findImportProcessStatus for pollers: concurrent look-ups share one query (one round trip,
+ * one result), which is where a status poll spends most of its time.
+ */
+export function importProcessStatusReader(
+  db: Queryable,
+): (supplier: string, external: string) => Promise<ImportProcessStatusRow | null> {
+  const load = batcher(
+    async (keys: [string, string][]) => {
+      const { rows } = await db.query<ImportProcessStatusRow & { i: string }>(selectStatuses, [
+        keys.map((k) => k[0]),
+        keys.map((k) => k[1]),
+      ]);
+      const found: (ImportProcessStatusRow | null)[] = keys.map(() => null);
+      for (const { i, ...row } of rows) found[Number(i) - 1] = row;
+      return found.map((value) => ({ status: 'fulfilled' as const, value }));
+    },
+    { maxBatch: 100, maxInFlight: 4 },
+  );
+  return (supplier, external) => load([supplier, external]);
+}
+
 const updateState = sql(
   'updateImportProcessState',
   `UPDATE import_processes

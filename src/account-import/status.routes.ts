@@ -5,7 +5,7 @@ import { authErrorResponses, ErrorRef, SupplierCodeParam } from '../http/schemas
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
 import { findSupplier } from '../suppliers/suppliers.queries.ts';
-import { findImportProcessStatus } from './import-process.queries.ts';
+import { importProcessStatusReader } from './import-process.queries.ts';
 import { listAsJsonStream, type ProcessListKind } from './import-process-lists.ts';
 import { toTransferStatusV1 } from './import-process-status.ts';
 
@@ -67,6 +67,7 @@ const LISTS: { kind: ProcessListKind; path: string; summary: string }[] = [
 ];
 
 export async function statusRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  const findStatus = importProcessStatusReader(db);
   app.get(
     '/v2/data-import/accounts/:import_supplier_code/:external_identifier/',
     {
@@ -82,7 +83,7 @@ export async function statusRoutes(app: FastifyInstance, { db }: { db: Db }) {
         import_supplier_code: string;
         external_identifier: string;
       };
-      const row = await findImportProcessStatus(db, import_supplier_code, external_identifier);
+      const row = await findStatus(import_supplier_code, external_identifier);
       if (!row) throw notFound('No import process exists for that supplier and external identifier.');
       return {
         status: row.status,
@@ -110,7 +111,7 @@ export async function statusRoutes(app: FastifyInstance, { db }: { db: Db }) {
         import_supplier_code: string;
         external_account_number: string;
       };
-      const row = await findImportProcessStatus(db, import_supplier_code, external_account_number);
+      const row = await findStatus(import_supplier_code, external_account_number);
       if (!row) throw notFound('No account import exists for that supplier and external account number.');
       return { status: toTransferStatusV1(row.status), service_account_number: row.account_number ?? '' };
     },

@@ -51,6 +51,26 @@ describe('status endpoints', () => {
       });
     }
 
+    it('answers concurrent polls of different processes, found or not, each with its own (they share a query)', async () => {
+      const asked = [...IMPORT_PROCESS_STATUSES, 'missing-1', ...IMPORT_PROCESS_STATUSES, 'missing-2'];
+      const answers = await Promise.all(
+        asked.map((s) =>
+          get(
+            s.startsWith('missing')
+              ? `/v2/data-import/accounts/ST/${s}/`
+              : `/v2/data-import/accounts/ST/ext-${s}/`,
+          ),
+        ),
+      );
+      answers.forEach((res, i) => {
+        if (asked[i].startsWith('missing')) assert.equal(res.statusCode, 404);
+        else {
+          assert.equal(res.statusCode, 200);
+          assert.equal(res.json().status, asked[i]);
+        }
+      });
+    });
+
     it('answers 404 not_found for an unknown process', async () => {
       const res = await get('/v2/data-import/accounts/ST/nope/');
       assert.equal(res.statusCode, 404);
