@@ -1,3 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import type { Db } from '../src/infra/db/db.ts';
 import { sql } from '../src/infra/db/db.ts';
 import { startWorkers } from '../src/worker.ts';
@@ -56,6 +59,28 @@ async function rawInsert(db: Db, n: number): Promise<number> {
   return n / (ms / 1000);
 }
 
+const FERRY_BIN = fileURLToPath(new URL('../bin/ferry.js', import.meta.url));
+
+/**
+ * The account-creation worker as a migration would run it: `ferry worker`, its own process, on
+ * a server (so it has a core of its own to use); in this process on PGlite, which only this
+ * process can open. stop() waits until it has finished its batches.
+ */
+function startWorker(ferry: BenchApp, db: Db, url: string | undefined): { stop(): Promise<void> } {
+  if (!url) return startWorkers(ferry.config, { db, logger: quietLogger, idlePollMs: 20 });
+  const child: ChildProcess = spawn(process.execPath, [FERRY_BIN, 'worker'], {
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  return {
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 /**
  * §7 end-to-end: N accounts scheduled over HTTP (64 connections) while a worker creates them,
  * as in a real migration; the clock stops when the last one is PROCESSED.
@@ -63,12 +88,13 @@ async function rawInsert(db: Db, n: number): Promise<number> {
 export async function benchEndToEnd(
   ferry: BenchApp,
   db: Db,
+  url: string | undefined,
   scale: Scale,
   deadlineMs: number,
 ): Promise<{ result: BenchResult; processed: string[] }> {
   const n = scale.accounts;
   const t0 = performance.now();
-  const worker = startWorkers(ferry.config, { db, logger: quietLogger, idlePollMs: 20 });
+  const worker = startWorker(ferry, db, url);
   const load = await runLoad(
     {
       url: `${ferry.base}/v2/data-import/accounts/`,
@@ -122,6 +148,7 @@ export async function benchEndToEnd(
         processed: state.processed,
         failed: state.failed,
         worker_concurrency: ferry.config.workerConcurrency,
+        worker: url ? 'ferry worker process' : 'in the service process',
       },
     },
   };

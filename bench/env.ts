@@ -24,6 +24,8 @@ export interface BenchDb {
   db: Db;
   /** What the results were measured on, for the report (no credentials). */
   label: string;
+  /** On a server: a connection string for other processes, with the bench schema as search path. */
+  url?: string;
   cleanup(): Promise<void>;
 }
 
@@ -44,8 +46,10 @@ export async function openBenchDb(kind: 'postgres' | 'pglite', url: string): Pro
   const db = await openPgDb({ connectionString: url, schema, max: 20 });
   await migrate(db);
   const u = new URL(url);
+  const withSchema = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
     db,
+    url: withSchema,
     label: `postgres ${version} at ${u.searchParams.get('host') ?? u.hostname}:${u.port || 5432}${u.pathname} (schema ${schema})`,
     async cleanup() {
       await db.close();

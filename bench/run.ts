@@ -126,7 +126,7 @@ try {
     asResult(await step('validate', '>= 2500 req/s, ratio >= 0.5', () => benchValidate(f, b.base, scale))),
   );
   const e2e = await step('end-to-end', '>= 1000 accounts/s, ratio >= 0.3', () =>
-    benchEndToEnd(f, db, scale, STEP_DEADLINE_MS),
+    benchEndToEnd(f, db, bdb?.url, scale, STEP_DEADLINE_MS),
   );
   results.push(asResult(e2e));
   const accounts = 'processed' in e2e ? e2e.processed : [];

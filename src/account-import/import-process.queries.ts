@@ -201,7 +201,7 @@ export function processStager(db: Db): InsertNewProcess {
         return Promise.allSettled(items.map(insertOne(db)));
       }
     },
-    { maxBatch: 200, maxInFlight: 4 },
+    { maxBatch: 200, maxInFlight: 2 },
   );
 }
 const lockProcess = sql(
