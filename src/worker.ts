@@ -43,9 +43,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * One account-creation worker: claims due processes in batches of WORKER_CONCURRENCY, creates
- * them concurrently, and keeps the queue healthy (expired leases back to PENDING, expired
- * schedule windows to ERRORED). Any number of workers, in any number of processes, may share
- * one database. stop() finishes the batch in hand, then returns.
+ * each batch's accounts in one transaction (docs/decisions/0014), keeps two batches in flight,
+ * and keeps the queue healthy (expired leases back to PENDING, expired schedule windows to
+ * ERRORED, fresh planner statistics). Any number of workers, in any number of processes, may
+ * share one database. stop() finishes the batches in hand, then returns.
  */
 export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHandle {
   const { db, logger } = opts;
@@ -56,7 +57,7 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
   let lastMaintenance = 0;
   let claimedSinceAnalyze = 0;
   let lastAnalyze = Date.now();
-  let analyzing = false;
+  let analyzing: Promise<void> | null = null;
 
   /** In the background: the lanes go on claiming meanwhile. */
   function refreshQueueStatistics() {
@@ -64,13 +65,13 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
       claimedSinceAnalyze >= ANALYZE_EVERY_CLAIMS ||
       (claimedSinceAnalyze > 0 && Date.now() - lastAnalyze >= ANALYZE_EVERY_MS);
     if (!due || analyzing) return;
-    analyzing = true;
     claimedSinceAnalyze = 0;
     lastAnalyze = Date.now();
-    db.exec('ANALYZE import_processes')
+    analyzing = db
+      .exec('ANALYZE import_processes')
       .catch((err) => logger.warn({ err }, 'could not refresh the queue statistics'))
       .finally(() => {
-        analyzing = false;
+        analyzing = null;
       });
   }
 
@@ -153,6 +154,7 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
     async stop() {
       running = false;
       await loop;
+      await analyzing;
     },
   };
 }
