@@ -165,4 +165,11 @@ if (args.json) {
     `machine: ${machine.cpus} × ${machine.model}, ${machine.memory}, node ${machine.node}\ndb: ${bdb?.label ?? args.db}\n\n${table(results)}\n`,
   );
 }
+// A benchmark that could not run (as opposed to one that missed its target) fails the command,
+// so CI's quick run catches a broken bench.
+const broken = results.filter((r) => r.detail?.error !== undefined).map((r) => r.name);
+if (broken.length > 0) {
+  log(`could not run: ${broken.join(', ')}`);
+  exitCode = 1;
+}
 process.exit(exitCode);
