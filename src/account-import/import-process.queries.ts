@@ -29,21 +29,6 @@ export interface ImportProcessStatusRow {
   modified_at: Date;
 }
 
-const selectStatus = sql(
-  'selectImportProcessStatus',
-  `SELECT p.id, p.status, a.number AS account_number, p.latest_error, p.latest_event, p.created_at, p.modified_at
-     FROM import_processes p LEFT JOIN accounts a ON a.id = p.account_id
-    WHERE p.import_supplier = $1 AND p.external_account_number = $2`,
-);
-
-export async function findImportProcessStatus(
-  db: Queryable,
-  supplier: string,
-  external: string,
-): Promise<ImportProcessStatusRow | null> {
-  return (await db.query<ImportProcessStatusRow>(selectStatus, [supplier, external])).rows[0] ?? null;
-}
-
 const selectStatuses = sql(
   'selectImportProcessStatuses',
   `SELECT k.i, p.id, p.status, a.number AS account_number, p.latest_error, p.latest_event, p.created_at, p.modified_at
@@ -51,6 +36,28 @@ const selectStatuses = sql(
      JOIN import_processes p ON p.import_supplier = k.supplier AND p.external_account_number = k.external
      LEFT JOIN accounts a ON a.id = p.account_id`,
 );
+
+/** The status rows of processes by (supplier, external number), in the order asked; null where none. */
+async function findImportProcessStatuses(
+  db: Queryable,
+  keys: [string, string][],
+): Promise<(ImportProcessStatusRow | null)[]> {
+  const { rows } = await db.query<ImportProcessStatusRow & { i: string }>(selectStatuses, [
+    keys.map((k) => k[0]),
+    keys.map((k) => k[1]),
+  ]);
+  const found: (ImportProcessStatusRow | null)[] = keys.map(() => null);
+  for (const { i, ...row } of rows) found[Number(i) - 1] = row;
+  return found;
+}
+
+export async function findImportProcessStatus(
+  db: Queryable,
+  supplier: string,
+  external: string,
+): Promise<ImportProcessStatusRow | null> {
+  return (await findImportProcessStatuses(db, [[supplier, external]]))[0];
+}
 
 /**
  * findImportProcessStatus for pollers: concurrent look-ups share one query (one round trip,
@@ -60,15 +67,8 @@ export function importProcessStatusReader(
   db: Queryable,
 ): (supplier: string, external: string) => Promise<ImportProcessStatusRow | null> {
   const load = batcher(
-    async (keys: [string, string][]) => {
-      const { rows } = await db.query<ImportProcessStatusRow & { i: string }>(selectStatuses, [
-        keys.map((k) => k[0]),
-        keys.map((k) => k[1]),
-      ]);
-      const found: (ImportProcessStatusRow | null)[] = keys.map(() => null);
-      for (const { i, ...row } of rows) found[Number(i) - 1] = row;
-      return found.map((value) => ({ status: 'fulfilled' as const, value }));
-    },
+    async (keys: [string, string][]) =>
+      (await findImportProcessStatuses(db, keys)).map((value) => ({ status: 'fulfilled' as const, value })),
     { maxBatch: 100, maxInFlight: 4 },
   );
   return (supplier, external) => load([supplier, external]);

@@ -56,7 +56,7 @@ const creationInput = (p: ClaimedProcess, today: string, dryRun: boolean): Creat
 /**
  * Creates a batch of claimed accounts (no dry runs) in one transaction of a fixed number of
  * statements, each writing its table for every account of the batch: the fast path. Every
- * process still held is PROCESSED in the same commit. Returns null, having changed nothing,
+ * process still held is PROCESSED in the same commit. Returns false, having changed nothing,
  * when any account of the batch fails (an identifier taken, two accounts of the batch sharing
  * one, any error but the database being unreachable, which is thrown): the caller then splits
  * the batch, down to processImport for single accounts, which settles each account's outcome.
@@ -65,7 +65,7 @@ export async function processImportBatch(
   db: Db,
   batch: ClaimedProcess[],
   opts: { workerId: string; today: string },
-): Promise<ProcessOutcome[] | null> {
+): Promise<boolean> {
   try {
     return await withTransientRetry(() =>
       db.transaction(async (tx) => {
@@ -87,12 +87,12 @@ export async function processImportBatch(
           IMPORT_PROCESS_EVENTS.PROCESSED,
           now.toISOString(),
         ]);
-        return batch.map((p) => (owned.has(p.id) ? 'PROCESSED' : 'LEASE_LOST'));
+        return true;
       }),
     );
   } catch (err) {
     if (isDbUnavailableError(err)) throw err;
-    return null;
+    return false;
   }
 }
 
