@@ -14,57 +14,95 @@ export interface PgDbOptions {
 const RELISTEN_MS = 1_000;
 
 /**
- * LISTEN on a dedicated connection (a pooled one would be handed to other queries). When it
- * drops, the subscriber hears `onLive(false)` and the connection is re-opened every second
- * until it listens again.
+ * Every LISTEN of one database on one dedicated connection (a pooled one would be handed to
+ * other queries). When it drops, every subscriber hears `onLive(false)`, and the connection is
+ * re-opened every second until it listens on all their channels again. Subscribing and
+ * unsubscribing run one at a time, so a channel is never missed between them and a reconnect.
  */
-function listenOn(
-  connection: pg.ClientConfig,
-  channel: string,
-  handlers: ListenHandlers,
-): Promise<() => Promise<void>> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name: ${channel}`);
+function notificationListener(connection: pg.ClientConfig) {
+  const subscribers = new Map<string, Set<ListenHandlers>>();
   let client: pg.Client | null = null;
-  let stopped = false;
+  let live = false;
   let retry: NodeJS.Timeout | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn);
+    queue = run.catch(() => {});
+    return run;
+  };
+  const everyone = (fn: (h: ListenHandlers) => void) => {
+    for (const set of subscribers.values()) for (const h of set) fn(h);
+  };
 
   const lost = (c: pg.Client) => {
     if (client !== c) return;
     client = null;
+    live = false;
     c.end().catch(() => {});
-    if (stopped) return;
-    handlers.onLive(false);
-    retry = setTimeout(() => void open().catch(() => {}), RELISTEN_MS);
+    if (subscribers.size === 0) return;
+    everyone((h) => h.onLive(false));
+    retry = setTimeout(() => void serially(open), RELISTEN_MS);
     retry.unref();
   };
+  /** Connects and listens on every channel subscribed; a failure counts as a lost connection. */
   const open = async () => {
+    if (client || subscribers.size === 0) return;
     const c = new pg.Client(connection);
     client = c;
     c.on('error', () => lost(c));
     c.on('end', () => lost(c));
     c.on('notification', (n) => {
-      if (n.channel === channel) handlers.onMessage(n.payload ?? '');
+      for (const h of subscribers.get(n.channel) ?? []) h.onMessage(n.payload ?? '');
     });
     try {
       await c.connect();
-      await c.query(`LISTEN ${channel}`);
-    } catch (err) {
+      for (const channel of subscribers.keys()) await c.query(`LISTEN ${channel}`);
+    } catch {
       lost(c);
-      throw err;
+      return;
     }
-    if (client === c && !stopped) handlers.onLive(true);
+    if (client !== c) return;
+    live = true;
+    everyone((h) => h.onLive(true));
   };
 
-  // A first connection that fails is retried like a lost one; the subscriber hears onLive(false).
-  return open()
-    .catch(() => {})
-    .then(() => async () => {
-      stopped = true;
-      clearTimeout(retry);
-      const c = client;
-      client = null;
-      await c?.end().catch(() => {});
+  const unsubscribe = (channel: string, handlers: ListenHandlers) =>
+    serially(async () => {
+      const set = subscribers.get(channel);
+      if (!set?.delete(handlers) || set.size > 0) return;
+      subscribers.delete(channel);
+      if (subscribers.size === 0) {
+        clearTimeout(retry);
+        const c = client;
+        client = null;
+        live = false;
+        await c?.end().catch(() => {});
+      } else if (live) await client?.query(`UNLISTEN ${channel}`).catch(() => {});
     });
+
+  return {
+    subscribe(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>> {
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name: ${channel}`);
+      return serially(async () => {
+        const known = subscribers.has(channel);
+        const set = subscribers.get(channel) ?? new Set();
+        set.add(handlers);
+        subscribers.set(channel, set);
+        if (!client) await open();
+        else if (live) {
+          if (!known) await client.query(`LISTEN ${channel}`).catch(() => {});
+          if (live) handlers.onLive(true);
+        }
+        // Not live (the connection failed): lost() has said so, and its reconnect listens here too.
+        return () => unsubscribe(channel, handlers);
+      });
+    },
+    async close() {
+      await Promise.all(
+        [...subscribers].flatMap(([channel, set]) => [...set].map((h) => unsubscribe(channel, h))),
+      );
+    },
+  };
 }
 
 export async function openPgDb(opts: PgDbOptions): Promise<Db> {
@@ -74,7 +112,7 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
     options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
   };
   const pool = new pg.Pool({ ...connection, max: opts.max ?? 10, idleTimeoutMillis: 30_000 });
-  const listeners = new Set<() => Promise<void>>();
+  const notifications = notificationListener(connection);
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', () => {});
 
@@ -111,17 +149,9 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
         client.release(broken);
       }
     },
-    async listen(channel, handlers) {
-      const stop = await listenOn(connection, channel, handlers);
-      const unsubscribe = async () => {
-        listeners.delete(unsubscribe);
-        await stop();
-      };
-      listeners.add(unsubscribe);
-      return unsubscribe;
-    },
+    listen: (channel, handlers) => notifications.subscribe(channel, handlers),
     async close() {
-      await Promise.all([...listeners].map((stop) => stop()));
+      await notifications.close();
       await pool.end();
     },
   };
