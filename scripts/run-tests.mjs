@@ -2,8 +2,8 @@
 // Runs every test/**/*.test.ts file with node's test runner (TypeScript loaded through tsx).
 // Node 20's --test does not expand globs, so the files are listed here.
 // Usage: npm test [-- <path-substring> ...]
-import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 function listTests(dir) {
@@ -23,6 +23,19 @@ const files = listTests('test')
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
+}
+// Browser tests drive Debian's Chromium; install it when it is missing and we may (root).
+if (files.some((f) => f.endsWith('.browser.test.ts')) && !existsSync('/usr/bin/chromium')) {
+  const canInstall = process.getuid?.() === 0;
+  const installed =
+    canInstall && spawnSync('bash', ['scripts/install-chromium.sh'], { stdio: 'inherit' }).status === 0;
+  if (!installed) {
+    if (process.env.CI) {
+      console.error('Chromium is missing and could not be installed: browser tests cannot run.');
+      process.exit(1);
+    }
+    console.error('Chromium is missing (scripts/install-chromium.sh needs root): browser tests are skipped.');
+  }
 }
 const child = spawn(
   process.execPath,

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { renderApiReference } from './api-reference-page.ts';
+import { registerApiReferencePage } from './api-reference-page.ts';
 import { ErrorBodySchema } from './schemas.ts';
 
 const DESCRIPTION = `Ferry imports customer accounts from an import supplier: validate account data, schedule
@@ -37,10 +37,6 @@ export async function registerOpenApi(app: FastifyInstance) {
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) || `def-${i}` },
   });
 
-  let page: string | null = null;
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
-    page ??= renderApiReference(app.swagger() as never);
-    return reply.type('text/html; charset=utf-8').send(page);
-  });
+  registerApiReferencePage(app);
 }

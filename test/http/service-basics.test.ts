@@ -56,12 +56,16 @@ describe('service basics', () => {
     }
   });
 
-  it('/docs renders the API reference as HTML', async () => {
+  it('/docs serves the API reference page and its script from Ferry itself', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs' });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /text\/html/);
-    assert.match(res.body, /Ferry data-import API/);
-    assert.match(res.body, /account-transfer-status/);
+    assert.match(String(res.headers['content-security-policy']), /default-src 'self'/);
+    for (const src of res.body.matchAll(/<script src="([^"]+)"/g)) {
+      const script = await t.app.inject({ method: 'GET', url: src[1] });
+      assert.equal(script.statusCode, 200, src[1]);
+      assert.match(String(script.headers['content-type']), /javascript/);
+    }
   });
 
   it('/metrics exposes Prometheus metrics including request durations', async () => {

@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+/** Debian's Chromium, installed by scripts/install-chromium.sh (run by `npm test` and CI). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Why browser tests cannot run here, or null when they can (for `it(..., { skip })`). */
+export function browserUnavailable(): string | null {
+  if (existsSync(CHROMIUM_PATH)) return null;
+  if (process.env.CI) throw new Error(`${CHROMIUM_PATH} is missing: CI must install Chromium first`);
+  return `no Chromium at ${CHROMIUM_PATH} (run scripts/install-chromium.sh)`;
+}
+
+export interface HeadlessBrowser {
+  browser: Browser;
+  /**
+   * A fresh page, with the URLs it loaded and those that failed, each as `url reason`
+   * (`csp` when the page's content security policy refused it).
+   */
+  newPage(): Promise<{ page: Page; loaded: string[]; failed: string[] }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Headless Chromium (Playwright gives it a throw-away profile). Background networking is off: the machine's
+ * network is closed and Chromium would otherwise try to reach its own services at start.
+ */
+export async function launchBrowser(): Promise<HeadlessBrowser> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    browser,
+    async newPage() {
+      const page = await browser.newPage();
+      const loaded: string[] = [];
+      const failed: string[] = [];
+      page.on('requestfinished', (request) => loaded.push(request.url()));
+      page.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText}`));
+      return { page, loaded, failed };
+    },
+    async close() {
+      await browser.close();
+    },
+  };
+}

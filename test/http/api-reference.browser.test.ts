@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { browserUnavailable, type HeadlessBrowser, launchBrowser } from '../helpers/browser.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+
+const skip = browserUnavailable() ?? false;
+
+describe('the API reference at /docs, in headless Chromium', { skip }, () => {
+  let t: TestApp;
+  let browser: HeadlessBrowser;
+  let base: string;
+
+  before(async () => {
+    t = await createTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('renders the operations and the account payload fields, loading nothing from elsewhere', async () => {
+    const { page, loaded, failed } = await browser.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/Content Security Policy/.test(message.text())) {
+        consoleErrors.push(message.text());
+      }
+    });
+    await page.goto(`${base}/docs`);
+    await page.getByText('Ferry data-import API').first().waitFor({ timeout: 30_000 });
+    const text = await page.locator('body').innerText();
+    assert.match(text, /Validate account data/);
+    // The account endpoints' request body is the account payload: its fields are listed.
+    for (const field of ['import_supplier', 'external_account_number', 'billing_address', 'customers']) {
+      assert.ok(text.includes(field), `the page shows the account payload field ${field}`);
+    }
+    assert.deepEqual(
+      loaded.filter((url) => !url.startsWith(base) && !url.startsWith('blob:')),
+      [],
+      'every resource came from Ferry itself',
+    );
+    // Redoc's attribution logo points at its CDN: the content security policy stops the browser.
+    assert.deepEqual(
+      failed.filter((entry) => !entry.endsWith(' csp')),
+      [],
+      'nothing failed but what the policy refused',
+    );
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  it('finds an operation through the search box', async () => {
+    const { page } = await browser.newPage();
+    await page.goto(`${base}/docs`);
+    const search = page.getByPlaceholder('Search...');
+    await search.waitFor({ timeout: 30_000 });
+    await search.fill('transfer status');
+    const results = page.locator('[data-role="search:results"]');
+    await results.waitFor({ timeout: 10_000 });
+    assert.match(await results.innerText(), /Transfer status of an account/);
+  });
+});
