@@ -12,6 +12,7 @@ import { registerTokenAuth } from './http/auth-hook.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import type { FollowUpDeps } from './http/follow-up.ts';
 import { healthRoutes } from './http/health.routes.ts';
+import { registerJsonBodies } from './http/json-body.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerOperatorAuth } from './http/operator-auth.ts';
@@ -25,6 +26,7 @@ import { statementsRoutes } from './statements/statements.routes.ts';
 import { supplierAdminRoutes } from './suppliers/suppliers.admin-routes.ts';
 import { openSupplierCache } from './suppliers/suppliers.queries.ts';
 import { transactionsRoutes } from './transactions/transactions.routes.ts';
+import { registerFieldTypes } from './vocabulary/field-types.ts';
 
 export interface AppDeps {
   db: Db;
@@ -53,6 +55,8 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     routerOptions: { ignoreTrailingSlash: false },
     ajv: {
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },
+      // After ajv-formats: `date` and `date-time` mean what they mean in the account payload.
+      onCreate: registerFieldTypes,
     },
   });
   const { db } = deps;
@@ -78,6 +82,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     if (closing) reply.header('connection', 'close');
   });
   registerErrorHandling(app);
+  registerJsonBodies(app);
   registerMetrics(app);
   await registerOpenApi(app);
   await app.register(healthRoutes, { db });

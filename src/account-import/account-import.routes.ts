@@ -32,6 +32,7 @@ export async function accountImportRoutes(
     '/v2/data-import/accounts/validate/',
     {
       validatorCompiler: noValidation,
+      config: { accountEnvelope: true },
       schema: {
         tags: ['account import'],
         summary: 'Validate account data (nothing is created)',
@@ -51,6 +52,7 @@ export async function accountImportRoutes(
     '/v2/data-import/accounts/',
     {
       validatorCompiler: noValidation,
+      config: { accountEnvelope: true },
       schema: {
         tags: ['account import'],
         summary: 'Schedule account creation',

@@ -115,6 +115,8 @@ export async function scheduleAccountCreation(
       isDryRun: parsed.taskParams.isDryRun || supplier.config.dry_run_only,
       scheduleWindowStart: start,
       scheduleWindowEnd: end,
+      explicitWindow:
+        parsed.taskParams.scheduleWindowStart !== null || parsed.taskParams.scheduleWindowEnd !== null,
     },
     stage,
   );

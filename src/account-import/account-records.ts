@@ -4,6 +4,8 @@
  * every table at once. Each row keeps the fields it does not map to columns in `attributes`.
  */
 
+import { addDays } from '../vocabulary/calendar-date.ts';
+
 // biome-ignore lint/suspicious/noExplicitAny: the payload was validated against its schema upstream
 type Obj = Record<string, any>;
 
@@ -283,21 +285,14 @@ export function accountRows(p: Obj, ids: AccountIds, now: Date): AccountRows {
   return rows;
 }
 
-/** The day after a date (`YYYY-MM-DD`), in calendar arithmetic. */
-export function nextDay(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
-
 /**
  * The open statement starts the day after the first ledger's last statement closing date,
  * else the day after the last billed-to date, else on the account's creation date.
  */
 export function openStatementStart(p: Obj, creationDate: string): string {
   const closing = list(p.ledgers)[0]?.last_statement_closing_date ?? p.last_statement_closing_date;
-  if (closing) return nextDay(closing);
-  if (p.last_billed_to_date) return nextDay(p.last_billed_to_date);
+  if (closing) return addDays(closing, 1);
+  if (p.last_billed_to_date) return addDays(p.last_billed_to_date, 1);
   return creationDate;
 }
 

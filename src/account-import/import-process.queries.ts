@@ -110,6 +110,8 @@ export interface ScheduleInput {
   isDryRun: boolean;
   scheduleWindowStart: Date;
   scheduleWindowEnd: Date;
+  /** False when the client left the window to the default (due now); then any due window is as good. */
+  explicitWindow: boolean;
 }
 
 export type ScheduleOutcome =
@@ -206,7 +208,10 @@ export function processStager(db: Db): InsertNewProcess {
 }
 const lockProcess = sql(
   'lockImportProcessForSchedule',
-  `SELECT p.id, p.status, p.payload = $3::jsonb AS same_payload, p.is_dry_run, a.number AS account_number
+  `SELECT p.id, p.status, p.payload = $3::jsonb AS same_payload, p.is_dry_run, a.number AS account_number,
+          CASE WHEN $4::boolean
+               THEN p.schedule_window_start = $5::timestamptz AND p.schedule_window_end = $6::timestamptz
+               ELSE p.schedule_window_start <= now() AND p.schedule_window_end > now() END AS same_window
      FROM import_processes p LEFT JOIN accounts a ON a.id = p.account_id
     WHERE p.import_supplier = $1 AND p.external_account_number = $2
       FOR UPDATE OF p`,
@@ -242,15 +247,26 @@ export async function scheduleImportProcess(
         id: string;
         status: ImportProcessStatus;
         same_payload: boolean;
+        same_window: boolean;
         is_dry_run: boolean;
         account_number: string | null;
-      }>(lockProcess, [input.supplier, input.externalAccountNumber, JSON.stringify(input.payload)])
+      }>(lockProcess, [
+        input.supplier,
+        input.externalAccountNumber,
+        JSON.stringify(input.payload),
+        input.explicitWindow,
+        input.scheduleWindowStart,
+        input.scheduleWindowEnd,
+      ])
     ).rows[0];
     if (existing.account_number !== null)
       return { kind: 'already_imported', accountNumber: existing.account_number };
     // Without an account, only IN_PROGRESS is outside the re-schedulable states.
     if (!RESCHEDULABLE.includes(existing.status)) return { kind: 'in_progress' };
-    if (existing.status === 'PENDING' && existing.is_dry_run === input.isDryRun && existing.same_payload) {
+    // A repeat changes nothing only when it would leave the process exactly as it is, window included
+    // (PRODUCT §6: re-scheduling replaces the task parameters; without a window it is due at once).
+    const sameTask = existing.is_dry_run === input.isDryRun && existing.same_window;
+    if (existing.status === 'PENDING' && sameTask && existing.same_payload) {
       return { kind: 'unchanged' };
     }
     await tx.query(replacePayload, [

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { followUpBody } from '../http/follow-up.ts';
+import { IntegerField } from '../vocabulary/field-types.ts';
 
 const CalendarDate = (description: string) =>
   Type.String({ format: 'date', description: `${description} YYYY-MM-DD.` });
@@ -17,7 +18,13 @@ export const StatementItemSchema = Type.Object(
     }),
     issued_date: Type.Optional(CalendarDate('When the statement was issued.')),
     number: Type.Optional(Type.String({ maxLength: 128 })),
-    gross_amount: Type.Optional(Type.Integer({ description: 'Gross amount in minor units (pence).' })),
+    gross_amount: Type.Optional(
+      IntegerField({
+        minimum: -Number.MAX_SAFE_INTEGER,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'Gross amount in minor units (pence).',
+      }),
+    ),
     statement_path: Type.Optional(
       Type.String({ description: "The PDF, relative to the supplier's document root; it must exist." }),
     ),

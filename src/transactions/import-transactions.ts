@@ -96,16 +96,10 @@ export async function importTransactions(
       const moved: string[] = [];
       let balanceChange = 0n;
       for (const t of body.transactions) {
-        if (existing.has(t.transaction_id)) {
-          if (flags.checkPreviouslyAdded) {
-            results.push({ status: 'TRANSACTION_ALREADY_EXISTS', transaction_data: echo(t) });
-            continue;
-          }
-          throw new TransactionImportError(
-            'transaction_already_on_account',
-            `Transaction ${t.transaction_id} is already on the account.`,
-            t,
-          );
+        // Unchecked (check_previously_added=false), a repeated transaction is added again: the client chose it.
+        if (flags.checkPreviouslyAdded && existing.has(t.transaction_id)) {
+          results.push({ status: 'TRANSACTION_ALREADY_EXISTS', transaction_data: echo(t) });
+          continue;
         }
         if (t.transaction_date > today) {
           throw new TransactionImportError(
@@ -120,6 +114,14 @@ export async function importTransactions(
             throw new TransactionImportError(
               'transaction_outside_open_statement_period',
               `Transaction ${t.transaction_id} (${t.transaction_date}) is before the open statement period, which starts ${account.open_statement_start}.`,
+              t,
+            );
+          }
+          if (account.open_statement_start > today) {
+            // Moving it would date it after today, which no transaction may be.
+            throw new TransactionImportError(
+              'transaction_in_future',
+              `Transaction ${t.transaction_id} would move to ${account.open_statement_start}, the open statement period's start, which is after today (${today}).`,
               t,
             );
           }

@@ -157,6 +157,42 @@ describe('validate and create accounts (V2)', () => {
     );
   });
 
+  it('re-scheduling a waiting process without a window makes it due at once, as PRODUCT says', async () => {
+    const a = accountFor('ACME', ++n);
+    const start = new Date(Date.now() + 3600e3).toISOString().replace(/\.\d+Z$/, 'Z');
+    assert.equal(
+      (await create({ payload: a, task_params: { schedule_window_start: start } })).statusCode,
+      201,
+    );
+    assert.equal((await create(a)).statusCode, 201);
+    await runWorkerUntilIdle(t.config, t.db);
+    assert.equal(
+      (await findImportProcessStatus(t.db, 'ACME', a.external_account_number))!.status,
+      'PROCESSED',
+    );
+  });
+
+  it('refuses a blank external_account_number and a blank import_supplier with blank', async () => {
+    const a = accountFor('ACME', ++n);
+    a.external_account_number = '';
+    for (const res of [await validate(a), await create(a)]) {
+      assert.equal(res.statusCode, 400);
+      assert.deepEqual(
+        res.json().errors.map((e: { attr: string; code: string }) => [e.attr, e.code]),
+        [['external_account_number', 'blank']],
+      );
+    }
+    const b = accountFor('ACME', ++n);
+    b.import_supplier = '';
+    assert.ok(
+      (await validate(b))
+        .json()
+        .errors.some(
+          (e: { attr: string; code: string }) => e.attr === 'import_supplier' && e.code === 'blank',
+        ),
+    );
+  });
+
   it('rejects task_params errors with attrs under task_params', async () => {
     const past = new Date(Date.now() - 86400e3).toISOString().replace(/\.\d+Z$/, 'Z');
     const res = await validate({

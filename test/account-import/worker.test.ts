@@ -39,6 +39,7 @@ describe('account-creation worker', () => {
       isDryRun: opts.dryRun ?? false,
       scheduleWindowStart: start,
       scheduleWindowEnd: opts.end ?? new Date(start.getTime() + 4 * DAY),
+      explicitWindow: opts.start !== undefined || opts.end !== undefined,
     });
     return { payload, external: String(payload.external_account_number), outcome };
   }

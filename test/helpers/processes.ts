@@ -32,6 +32,7 @@ export async function stageProcess(
     isDryRun: status.startsWith('DRY_RUN'),
     scheduleWindowStart: new Date(),
     scheduleWindowEnd: new Date(Date.now() + 4 * 86400e3),
+    explicitWindow: false,
   });
   if (status === 'PENDING') return null;
   return db.transaction(async (tx) => {

@@ -81,6 +81,7 @@ describe('admin API: import suppliers', () => {
         isDryRun: false,
         scheduleWindowStart: new Date(),
         scheduleWindowEnd: new Date(Date.now() + 86400e3),
+        explicitWindow: true,
       });
     }
     const list = await admin<Record<string, unknown>[]>(t.app, 'GET', '/import-suppliers/');

@@ -110,16 +110,6 @@ describe('POST /v1/data-import/transactions/create/', () => {
     assert.deepEqual(await account(ext), { balance: '67.50', transactions: 3, pinned: 0 });
   });
 
-  it('with check_previously_added=false, a transaction already on the account fails the request', async () => {
-    const ext = await importedAccount();
-    await post(ext, [tx('a')]);
-    const res = await post(ext, [tx('z'), tx('a')], '?check_previously_added=false');
-    assert.equal(res.statusCode, 400);
-    assert.equal(res.json().status, 'TRANSACTION_IMPORT_ERROR');
-    assert.equal(res.json().transaction_data.transaction_id, 'a');
-    assert.equal((await account(ext)).transactions, 1);
-  });
-
   it('moves transactions dated before the open period to its start, describes them, and pins exactly one note', async () => {
     const ext = await importedAccount();
     const res = await post(ext, [
@@ -302,5 +292,36 @@ describe('POST /v1/data-import/transactions/create/', () => {
       .filter((r: { status: string }) => r.status === 'TRANSACTION_ADDED_TO_ACCOUNT');
     assert.equal(added.length, 2);
     assert.deepEqual(await account(ext), { balance: '29.00', transactions: 2, pinned: 0 });
+  });
+
+  it('adds a repeated transaction again when the client sends check_previously_added=false', async () => {
+    const ext = await importedAccount();
+    assert.equal((await post(ext, [tx('again')])).statusCode, 201);
+    const res = await post(ext, [tx('again')], '?check_previously_added=false');
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.json().results[0].status, 'TRANSACTION_ADDED_TO_ACCOUNT');
+    assert.deepEqual(await account(ext), { balance: '55.00', transactions: 2, pinned: 0 });
+    const checked = await post(ext, [tx('again')]);
+    assert.equal(checked.json().results[0].status, 'TRANSACTION_ALREADY_EXISTS');
+  });
+
+  it('never moves a forced transaction after today: an open period starting tomorrow refuses it', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const a = accountFor('TX', ++n);
+    const ledger = a.ledgers[0];
+    ledger.last_statement_closing_date = today; // the open period starts tomorrow
+    ledger.last_statement_issue_date = today;
+    ledger.current_statement_transactions = [];
+    ledger.ledger_balance = ledger.last_statement_balance;
+    a.transfer_balance = ledger.last_statement_balance;
+    const [ext] = await importAccounts(t, headers, [a]);
+    const res = await post(
+      ext,
+      [tx('late', { transaction_date: today })],
+      '?force_add_to_current_statement=true',
+    );
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().code, 'transaction_in_future');
+    assert.equal((await account(ext)).transactions, 0);
   });
 });

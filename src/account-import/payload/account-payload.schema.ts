@@ -108,7 +108,7 @@ export const AccountPayloadSchema = Obj(
     document_accessibility: Opt(Choice(['LARGE_PRINT', 'BRAILLE', 'SPOKEN', ''] as const, { default: '' })),
     dunning_path: Opt(DunningPathSchema),
     external_account_number: Opt(
-      Text({ maxLength: 128, description: 'The account number in the source system.' }),
+      NonBlankText({ maxLength: 128, description: 'The account number in the source system; never blank.' }),
     ),
     fit: Opt(FitSchema),
     historical_statement_transactions: Opt(

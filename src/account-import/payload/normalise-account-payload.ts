@@ -3,6 +3,7 @@
  * company numbers to their eight-character form. The input is never modified: only the objects
  * on the path to a changed value are copied, so large free-form parts are shared, not cloned.
  */
+import type { DecimalNumber } from '../../vocabulary/field-types.ts';
 import type { AccountPayload } from './account-payload.schema.ts';
 import { normaliseCompanyNumber } from './rules/company-number.ts';
 import { normaliseGbPostcode } from './rules/gb-postcode.ts';
@@ -46,6 +47,20 @@ export function normaliseAccountPayload(payload: AccountPayload): AccountPayload
     ? payload
     : (applyEdits(payload as unknown as Container, edits) as unknown as AccountPayload);
 }
+
+/** The payload with each decimal sent as a JSON number replaced by its exact text. */
+export function withDecimalTexts(payload: Container, numbers: readonly DecimalNumber[]): Container {
+  if (numbers.length === 0) return payload;
+  return applyEdits(
+    payload,
+    numbers.map(({ pointer, text }) => ({
+      path: pointer.split('/').slice(1).map(unescapePointer),
+      value: text,
+    })),
+  );
+}
+
+const unescapePointer = (part: string) => part.replace(/~1/g, '/').replace(/~0/g, '~');
 
 function applyEdits(root: Container, edits: readonly Edit[]): Container {
   const copies = new WeakSet<object>();

@@ -8,7 +8,7 @@ import type { ErrorItem } from '../../http/errors.ts';
 import { type AccountPayload, AccountPayloadSchema } from './account-payload.schema.ts';
 import { CheckContext } from './checks/check-context.ts';
 import { runAccountChecks } from './checks/run-account-checks.ts';
-import { normaliseAccountPayload } from './normalise-account-payload.ts';
+import { normaliseAccountPayload, withDecimalTexts } from './normalise-account-payload.ts';
 import { type StructuralResult, structuralValidator } from './structure/structural-validator.ts';
 
 export interface AccountValidationContext {
@@ -45,11 +45,13 @@ export function validateAccountPayload(
 ): AccountValidationResult {
   const structure = checkAccountStructure(payload);
   if (!isObject(payload)) return { ok: false, errors: structure.errors };
+  // Decimals sent as JSON numbers become their exact text before any rule reads them.
+  const account = withDecimalTexts(payload, structure.decimalNumbers) as AccountPayload;
   const checks = new CheckContext(ctx.today, structure.blockedPaths);
-  runAccountChecks(payload as AccountPayload, checks);
+  runAccountChecks(account, checks);
   const errors = [...structure.errors, ...checks.errors];
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, value: normaliseAccountPayload(payload as AccountPayload) };
+  return { ok: true, value: normaliseAccountPayload(account) };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AccountPayloadSchema } from '../../../src/account-import/payload/account-payload.schema.ts';
 import { checkAccountPayloadStructure } from '../../../src/account-import/payload/validate-account-payload.ts';
+import { DECIMAL_KEYWORD } from '../../../src/vocabulary/field-types.ts';
 import { kitchenSinkAccount } from './fixtures/kitchen-sink-account.ts';
 import { errorsOf, remove, set } from './support/payload-fixtures.ts';
 import { type SchemaField, walkSchema } from './support/schema-fields.ts';
@@ -58,14 +59,24 @@ const FORMAT_CASES: Record<string, (schema: Schema) => InvalidCase> = {
 };
 
 function decimalCases(schema: Schema): InvalidCase[] {
-  const [, whole, fraction] = /\{0,(\d+)\}.*\{0,(\d+)\}/.exec(String(schema.pattern)) ?? [];
-  return [
+  const { whole, fraction } = schema[DECIMAL_KEYWORD] as { whole: number; fraction: number };
+  const cases: InvalidCase[] = [
     { value: '1.2.3', code: 'invalid_decimal' },
-    { value: 12.5, code: 'invalid' }, // a JSON number, not a decimal string
-    { value: `${'9'.repeat(Number(whole) + 1)}`, code: 'max_whole_digits' },
-    { value: `0.${'1'.repeat(Number(fraction) + 1)}`, code: 'max_decimal_places' },
+    { value: '', code: 'blank' },
+    { value: true, code: 'invalid' },
+    { value: '1e3', code: 'invalid_decimal' },
+    { value: `${'9'.repeat(whole + 1)}`, code: 'max_whole_digits' },
+    { value: `0.${'1'.repeat(fraction + 1)}`, code: 'max_decimal_places' },
+    // A JSON number with more digits than a double carries exactly: it must come as a string.
+    { value: 0.12345678901234568, code: 'invalid_decimal' },
   ];
+  if (whole + 1 <= 15) cases.push({ value: Number('9'.repeat(whole + 1)), code: 'max_whole_digits' });
+  if (fraction + 1 <= 14)
+    cases.push({ value: Number(`0.${'1'.repeat(fraction + 1)}`), code: 'max_decimal_places' });
+  return cases;
 }
+
+const TEMPORAL_FORMATS = new Set(['date', 'date-time', 'date-or-date-time', 'time']);
 
 /** Product characteristics have their own codes in the reference; every other choice is invalid_choice. */
 function choiceCode(label: string): string {
@@ -94,10 +105,12 @@ function invalidCases(field: SchemaField): InvalidCase[] {
     if (typeof schema.maximum === 'number') cases.push({ value: schema.maximum + 1, code: 'max_value' });
   } else if (types.includes('boolean')) {
     cases.push({ value: 'true', code: 'invalid' });
+  } else if (schema[DECIMAL_KEYWORD] !== undefined) {
+    cases.push(...decimalCases(schema));
   } else if (types.includes('string')) {
     cases.push({ value: 42, code: 'invalid' });
-    if (schema.format === 'decimal') cases.push(...decimalCases(schema));
-    else if (typeof schema.format === 'string') cases.push(FORMAT_CASES[schema.format](schema));
+    if (typeof schema.format === 'string') cases.push(FORMAT_CASES[schema.format](schema));
+    if (TEMPORAL_FORMATS.has(String(schema.format))) cases.push({ value: '', code: 'blank' });
     if (typeof schema.maxLength === 'number')
       cases.push({ value: 'A'.repeat(schema.maxLength + 1), code: 'max_length' });
     if (schema.minLength === 1) cases.push({ value: '', code: 'blank' });

@@ -33,6 +33,28 @@ describe('the reference example account', () => {
 });
 
 describe('normalisation', () => {
+  test('takes decimals sent as JSON numbers, as the real examples send them, and returns their exact text', () => {
+    const payload = exampleWith({ transfer_balance: 30.0, 'ledgers.0.ledger_balance': 30 });
+    const result = validateAccountPayload(payload, { today: TODAY });
+    assert.ok(result.ok, JSON.stringify(!result.ok && result.errors));
+    assert.equal(result.value.transfer_balance, '30');
+    assert.equal(result.value.ledgers?.[0].ledger_balance, '30');
+    assert.equal(payload.transfer_balance, 30, 'the input is not modified');
+  });
+
+  test('rules read a JSON-number decimal by its value: a mismatch is still found', () => {
+    const payload = exampleWith({ transfer_balance: 30.5 });
+    assert.ok(errorsOf(payload).some((e) => e.code === 'ledger_balances_not_equal_to_transfer_balance'));
+  });
+
+  test('refuses blank decimals and dates, which no column could store', () => {
+    const payload = exampleWith({ 'ledgers.0.ledger_balance': '', 'customers.0.date_of_birth': '' });
+    assert.deepEqual(
+      errorsOf(payload).map((e) => `${e.attr}: ${e.code}`),
+      ['customers.0.date_of_birth: blank', 'ledgers.0.ledger_balance: blank'],
+    );
+  });
+
   test('returns postcodes in canonical form without modifying the input', () => {
     const payload = exampleWith({
       billing_postcode: 'w1f9de',
@@ -65,7 +87,7 @@ describe('reporting every error at once', () => {
       ['communication_preference', null, 'null'],
       ['document_accessibility', 'AUDIO', 'invalid_choice'],
       ['language_preference', 'en', 'invalid_choice'],
-      ['transfer_balance', 30, 'invalid'],
+      ['transfer_balance', true, 'invalid'],
       ['company_number', 'ABC', 'invalid_company_number'],
       ['billing_delivery_point_identifier', 'abc', 'invalid_delivery_point_identifier'],
       ['not_a_field', 1, 'unknown_field'],

@@ -2,7 +2,7 @@
  * Rules on the account's stand-alone lists: campaigns, commissions, complaints, contributions,
  * partners, references, notes, statements, debts, deposits and FiT details.
  */
-import { instantOf } from '../rules/calendar-date.ts';
+import { instantOf } from '../../../vocabulary/calendar-date.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { findOverlaps, periodsOverlap } from '../rules/periods.ts';
 import type { Note } from '../schema/business.schema.ts';

@@ -1,5 +1,5 @@
 /** Rules on customers, business users and the account's own consents and metadata. */
-import { calendarDateOf } from '../rules/calendar-date.ts';
+import { calendarDateOf } from '../../../vocabulary/calendar-date.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import type { BusinessUser } from '../schema/business.schema.ts';
 import type { Customer, Metadata } from '../schema/customers.schema.ts';

@@ -2,8 +2,8 @@
  * Statement-history rules of each transaction group (dates and balances that must reconcile),
  * plus the ledgers' own identifiers and the payment preferences that point at them.
  */
-import { addDays } from '../rules/calendar-date.ts';
-import { formatScaled, scaledOrZero } from '../rules/decimal.ts';
+import { addDays } from '../../../vocabulary/calendar-date.ts';
+import { formatScaled, scaledOrZero } from '../../../vocabulary/decimal.ts';
 import { findRepeatedIndexes } from '../rules/duplicates.ts';
 import { countsTowardsBalance, reconcileBalance } from '../rules/ledger-balance.ts';
 import { type AccountFacts, earliestLastBilledToDate } from './account-facts.ts';

@@ -1,5 +1,5 @@
 /** Rules on each meter point: supply dates, agreements and whether a billable point can be billed. */
-import { addDays } from '../rules/calendar-date.ts';
+import { addDays } from '../../../vocabulary/calendar-date.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { coversDate, findSequenceBreaks } from '../rules/periods.ts';
 import type { MeterPoint } from '../schema/supply-addresses.schema.ts';

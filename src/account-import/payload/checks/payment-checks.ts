@@ -1,6 +1,6 @@
 /** Rules on payment instructions, schedules, plans and payment adequacy reviews. */
-import { calendarDateOf, instantOf } from '../rules/calendar-date.ts';
-import { MONEY_SCALE, toScaledInteger } from '../rules/decimal.ts';
+import { calendarDateOf, instantOf } from '../../../vocabulary/calendar-date.ts';
+import { MONEY_SCALE, toScaledInteger } from '../../../vocabulary/decimal.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { isDayOfEveryMonth } from '../rules/industry-identifiers.ts';
 import { findSequenceBreaks } from '../rules/periods.ts';

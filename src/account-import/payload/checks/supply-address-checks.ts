@@ -1,5 +1,5 @@
 /** Rules across supply addresses: duplicates, administrators, former addresses, shared meters. */
-import { instantOf } from '../rules/calendar-date.ts';
+import { instantOf } from '../../../vocabulary/calendar-date.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { normaliseGbPostcode } from '../rules/gb-postcode.ts';
 import { type AccountFacts, type AnyMeter, pointLastBilledToDate } from './account-facts.ts';

@@ -1,5 +1,5 @@
 /** Rules on individual transactions and their ids, wherever they sit (account level or a ledger). */
-import { MONEY_SCALE, toScaledInteger } from '../rules/decimal.ts';
+import { MONEY_SCALE, toScaledInteger } from '../../../vocabulary/decimal.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { periodsOverlap } from '../rules/periods.ts';
 import type { LineItem, SupplyChargeTransaction } from '../schema/transactions.schema.ts';

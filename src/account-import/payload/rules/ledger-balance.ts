@@ -1,9 +1,9 @@
 /**
- * Balance arithmetic of a ledger, in exact scaled integers (see ./decimal.ts). Balances are from
+ * Balance arithmetic of a ledger, in exact scaled integers (see src/vocabulary/decimal.ts). Balances are from
  * the customer's side: credit positive, debit negative. Payments and credits add to the balance;
  * charges, supply charges and repayments subtract from it (the reference's rule).
  */
-import { MONEY_SCALE, toScaledInteger } from './decimal.ts';
+import { MONEY_SCALE, toScaledInteger } from '../../../vocabulary/decimal.ts';
 
 export type TransactionType = 'CREDIT' | 'CHARGE' | 'PAYMENT' | 'REPAYMENT' | 'SUPPLY_CHARGE';
 

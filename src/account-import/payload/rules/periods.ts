@@ -1,4 +1,4 @@
-import { addDays } from './calendar-date.ts';
+import { addDays } from '../../../vocabulary/calendar-date.ts';
 
 /**
  * Ordering and continuity of date periods. The payload mixes two conventions, so every function

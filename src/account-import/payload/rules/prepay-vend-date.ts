@@ -1,4 +1,4 @@
-import { addDays } from './calendar-date.ts';
+import { addDays } from '../../../vocabulary/calendar-date.ts';
 
 /**
  * A prepay meter's transfer vend read date is taken on the last billed to date or the day before

@@ -9,7 +9,6 @@ export type FieldFormat =
   | 'date-time'
   | 'date-or-date-time'
   | 'time'
-  | 'decimal'
   | 'email'
   | 'customer-email'
   | 'billing-email'

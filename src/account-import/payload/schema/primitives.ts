@@ -13,6 +13,7 @@ import {
   type TUnsafe,
   Type,
 } from '@sinclair/typebox';
+import { DecimalField, IntegerField } from '../../../vocabulary/field-types.ts';
 import type { FieldFormat } from './field-format.ts';
 
 interface Described {
@@ -61,22 +62,13 @@ export const CalendarDate = (options: Described = {}) => Type.String({ ...option
 export const DateTime = (options: Described = {}) => Type.String({ ...options, format: 'date-time' });
 
 /**
- * A decimal number sent as a string, never a JSON number: binary floating point cannot carry
- * money exactly. `wholeDigits`/`fractionDigits` are the reference's limits.
+ * A decimal: a string, or a JSON number of at most 15 significant digits (then replaced by its
+ * text). `wholeDigits`/`fractionDigits` are the reference's limits; stored as `numeric`, exactly.
  */
-export const Decimal = (
-  wholeDigits: number,
-  fractionDigits: number,
-  options: Described & { default?: string } = {},
-) =>
-  Type.String({
-    ...options,
-    format: 'decimal',
-    pattern: `^-?\\d{0,${wholeDigits}}(?:\\.\\d{0,${fractionDigits}})?$`,
-  });
+export const Decimal = DecimalField;
 
-export const Int = (options: Described & { minimum?: number; maximum?: number } = {}) =>
-  Type.Integer(options);
+/** An integer; 32-bit unless the field gives its own bounds. */
+export const Int = IntegerField;
 
 export const Bool = (options: Described & { default?: boolean } = {}) => Type.Boolean(options);
 
@@ -100,7 +92,7 @@ export const AnyJsonOrNull = (options: Described = {}) => Type.Unknown(options);
 
 /** Adds `null` to a schema's accepted values. */
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
-  const nullable: Record<string, unknown> = { ...schema, type: [schema.type, 'null'] };
+  const nullable: Record<string, unknown> = { ...schema, type: [...[schema.type].flat(), 'null'] };
   if (Array.isArray(schema.enum)) nullable.enum = [...schema.enum, null];
   return Type.Unsafe<Static<T> | null>(nullable);
 }

@@ -6,7 +6,11 @@
 import type { ErrorObject } from 'ajv';
 import type { ErrorItem } from '../../../http/errors.ts';
 import { joinAttr, pointerToAttr } from '../../../http/validation-errors.ts';
-import { decimalProblem } from '../rules/decimal.ts';
+import {
+  DECIMAL_KEYWORD,
+  type DecimalDigits,
+  type DecimalFieldProblem,
+} from '../../../vocabulary/field-types.ts';
 import type { FieldFormat } from '../schema/field-format.ts';
 import { ERROR_CODE } from '../schema/primitives.ts';
 import { FORMAT_CHECKS, FORMAT_DETAILS } from './field-formats.ts';
@@ -47,16 +51,11 @@ function typeIssue(attr: string, error: ErrorObject): StructuralIssue {
     .concat(error.params.type as string | string[])
     .filter((t) => t !== 'null');
   if (expected.includes('array')) return issue(attr, 'not_a_list', 'Expected a list of items.', true);
-  if (error.parentSchema?.format === 'decimal') {
-    return issue(attr, 'invalid', 'Send decimal numbers as strings, e.g. "12.34".', true);
-  }
   return issue(attr, 'invalid', `Expected ${expected.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}.`, true);
 }
 
 function decimalIssue(attr: string, error: ErrorObject): StructuralIssue {
-  const limits = /\{0,(\d+)\}\(\?:\\\.\\d\{0,(\d+)\}/.exec(String(error.params.pattern));
-  const [whole, fraction] = limits ? [Number(limits[1]), Number(limits[2])] : [Infinity, Infinity];
-  const problem = decimalProblem(String(error.data), whole, fraction) ?? 'invalid_decimal';
+  const { whole, fraction, problem } = error.params as DecimalDigits & { problem: DecimalFieldProblem };
   if (problem === 'max_whole_digits') {
     return issue(
       attr,
@@ -68,13 +67,15 @@ function decimalIssue(attr: string, error: ErrorObject): StructuralIssue {
   if (problem === 'max_decimal_places') {
     return issue(attr, problem, `Ensure that there are no more than ${fraction} decimal places.`, false);
   }
+  if (problem === 'blank') return issue(attr, 'blank', FORMAT_DETAILS.blank, true);
+  if (problem === 'imprecise_number') return issue(attr, 'invalid_decimal', FORMAT_DETAILS[problem], true);
   return issue(attr, problem, FORMAT_DETAILS.invalid_decimal, true);
 }
 
 function formatIssue(attr: string, error: ErrorObject): StructuralIssue {
   const check = FORMAT_CHECKS[error.params.format as FieldFormat];
   const code = check?.(String(error.data)) ?? 'invalid';
-  const blocking = code === 'invalid_date' || code === 'invalid_datetime' || code === 'invalid_decimal';
+  const blocking = code === 'blank' || code === 'invalid_date' || code === 'invalid_datetime';
   return issue(attr, code, FORMAT_DETAILS[code] ?? 'This value is not valid.', blocking);
 }
 
@@ -138,7 +139,7 @@ export function ajvErrorToIssue(error: ErrorObject): StructuralIssue {
       );
     case 'maximum':
       return issue(attr, 'max_value', `Ensure this value is less than or equal to ${params.limit}.`, false);
-    case 'pattern':
+    case DECIMAL_KEYWORD:
       return decimalIssue(attr, error);
     case 'format':
       return formatIssue(attr, error);

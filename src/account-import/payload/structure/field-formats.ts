@@ -5,9 +5,13 @@
  */
 
 import { isDocumentPath } from '../../../infra/storage/document-path.ts';
-import { isCalendarDate, isDateOrDateTime, isDateTime, isTimeOfDay } from '../rules/calendar-date.ts';
+import {
+  isCalendarDate,
+  isDateOrDateTime,
+  isDateTime,
+  isTimeOfDay,
+} from '../../../vocabulary/calendar-date.ts';
 import { normaliseCompanyNumber } from '../rules/company-number.ts';
-import { isDecimalString } from '../rules/decimal.ts';
 import { isBlackholeAddress, isEmailAddress, isTestEmailAddress } from '../rules/email-address.ts';
 import { isGbPostcode } from '../rules/gb-postcode.ts';
 import {
@@ -35,12 +39,17 @@ const rule =
   (value) =>
     value === '' || isValid(value) ? null : code;
 
+/** Dates and times have no blank form: PostgreSQL could not store one (PRODUCT §6). */
+const temporal =
+  (isValid: (value: string) => boolean, code: string): FormatCheck =>
+  (value) =>
+    value === '' ? 'blank' : isValid(value) ? null : code;
+
 export const FORMAT_CHECKS: Record<FieldFormat, FormatCheck> = {
-  date: rule(isCalendarDate, 'invalid_date'),
-  'date-time': rule(isDateTime, 'invalid_datetime'),
-  'date-or-date-time': rule(isDateOrDateTime, 'invalid_datetime'),
-  time: rule(isTimeOfDay, 'invalid_time'),
-  decimal: rule(isDecimalString, 'invalid_decimal'),
+  date: temporal(isCalendarDate, 'invalid_date'),
+  'date-time': temporal(isDateTime, 'invalid_datetime'),
+  'date-or-date-time': temporal(isDateOrDateTime, 'invalid_datetime'),
+  time: temporal(isTimeOfDay, 'invalid_time'),
   email: rule(isEmailAddress, 'invalid_email'),
   'customer-email': (value) => {
     if (value === '') return null;
@@ -85,7 +94,10 @@ export const FORMAT_DETAILS: Record<string, string> = {
   invalid_date: 'Enter a real date in YYYY-MM-DD form.',
   invalid_datetime: 'Enter a date-time in ISO 8601 form, e.g. 2024-01-31T09:30:00Z.',
   invalid_time: 'Enter a time of day in HH:MM or HH:MM:SS form.',
-  invalid_decimal: 'Enter a decimal number as a string, e.g. "12.34".',
+  blank: 'This field may not be blank.',
+  invalid_decimal: 'Enter a decimal number, e.g. "12.34".',
+  imprecise_number:
+    'This number has more significant digits than a JSON number carries exactly: send it as a string, e.g. "12.3456789012345678".',
   invalid_email: 'Enter a valid e-mail address.',
   possible_test_email_address: 'This looks like a test e-mail address.',
   billing_email_not_valid: 'A blackhole+ address cannot receive bills.',

@@ -7,6 +7,11 @@ import type { TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { ErrorItem } from '../../../http/errors.ts';
 import { joinAttr } from '../../../http/validation-errors.ts';
+import {
+  type DecimalNumber,
+  registerFieldTypes,
+  takeDecimalNumbers,
+} from '../../../vocabulary/field-types.ts';
 import { ajvErrorToIssue, type StructuralIssue } from './ajv-error-to-issue.ts';
 import { FORMAT_CHECKS } from './field-formats.ts';
 import { splitSchema } from './split-schema.ts';
@@ -16,6 +21,8 @@ export interface StructuralResult {
   errors: ErrorItem[];
   /** Attrs of errors after which the value there cannot be trusted to match its type. */
   blockedPaths: string[];
+  /** Decimals sent as JSON numbers, with the exact text that replaces them (when valid). */
+  decimalNumbers: DecimalNumber[];
 }
 
 let sharedAjv: Ajv | undefined;
@@ -30,6 +37,7 @@ function ajv(): Ajv {
     messages: false, // we write our own details
     inlineRefs: false, // keep one function per object type (see split-schema.ts)
   });
+  registerFieldTypes(sharedAjv);
   for (const [name, check] of Object.entries(FORMAT_CHECKS)) {
     sharedAjv.addFormat(name, { type: 'string', validate: (value: string) => check(value) === null });
   }
@@ -43,8 +51,11 @@ export function structuralValidator(
   let validate: ValidateFunction | undefined;
   return (value, attrPrefix = '') => {
     validate ??= compile(schema);
-    if (validate(value)) return { errors: [], blockedPaths: [] };
-    return collectIssues((validate.errors ?? []).map(ajvErrorToIssue), attrPrefix);
+    takeDecimalNumbers();
+    const valid = validate(value);
+    const decimalNumbers = takeDecimalNumbers();
+    if (valid) return { errors: [], blockedPaths: [], decimalNumbers };
+    return { ...collectIssues((validate.errors ?? []).map(ajvErrorToIssue), attrPrefix), decimalNumbers };
   };
 }
 
@@ -55,7 +66,10 @@ function compile(schema: TSchema): ValidateFunction {
   return instance.compile(root);
 }
 
-function collectIssues(issues: StructuralIssue[], attrPrefix: string): StructuralResult {
+function collectIssues(
+  issues: StructuralIssue[],
+  attrPrefix: string,
+): Omit<StructuralResult, 'decimalNumbers'> {
   const errors: ErrorItem[] = [];
   const blockedPaths: string[] = [];
   const reported = new Set<string>();

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { toScaledInteger } from '../../../../src/account-import/payload/rules/decimal.ts';
 import {
   balanceEffect,
   countsTowardsBalance,
   netBalanceEffect,
   reconcileBalance,
 } from '../../../../src/account-import/payload/rules/ledger-balance.ts';
+import { toScaledInteger } from '../../../../src/vocabulary/decimal.ts';
 
 const pounds = (value: string) => toScaledInteger(value) ?? 0n;
 

@@ -33,7 +33,11 @@ const Shape = Obj({
 const check = structuralValidator(Shape);
 
 test('a valid value has no errors and no blocked paths', () => {
-  assert.deepEqual(check({ name: 'a', items: [{ type: 'X', x: '1' }] }), { errors: [], blockedPaths: [] });
+  assert.deepEqual(check({ name: 'a', items: [{ type: 'X', x: '1' }] }), {
+    errors: [],
+    blockedPaths: [],
+    decimalNumbers: [],
+  });
 });
 
 test('reports every error at once, one per attr, with dot paths and numeric indexes', () => {
@@ -67,8 +71,16 @@ test('only the variant the tag selects is checked; a bad tag is reported on the 
 });
 
 test('wrong types, nulls and missing fields block the domain checks under them; limits and unknown fields do not', () => {
-  const { blockedPaths } = check({ name: 'toolong', note: null, amount: 2, items: 'no', extra: 1 });
+  const { blockedPaths } = check({ name: 'toolong', note: null, amount: true, items: 'no', extra: 1 });
   assert.deepEqual(blockedPaths, ['amount', 'items']);
+});
+
+test('a decimal sent as a JSON number is valid and comes back as its exact text', () => {
+  assert.deepEqual(check({ name: 'a', amount: 12.5 }).decimalNumbers, [{ pointer: '/amount', text: '12.5' }]);
+  assert.deepEqual(
+    check({ name: 'a', amount: 1234.5 }).errors.map((e) => `${e.attr}: ${e.code}`),
+    ['amount: max_whole_digits'],
+  );
 });
 
 test('prefixes attrs when validating a part of a larger body', () => {

@@ -7,7 +7,7 @@ import {
   isDateOrDateTime,
   isDateTime,
   isTimeOfDay,
-} from '../../../../src/account-import/payload/rules/calendar-date.ts';
+} from '../../src/vocabulary/calendar-date.ts';
 
 test('accepts real dates written exactly YYYY-MM-DD, leap days included', () => {
   for (const date of ['2019-01-01', '2020-02-29', '2000-02-29', '1999-12-31'])

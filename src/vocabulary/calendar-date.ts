@@ -4,7 +4,7 @@
  * zone can shift them.
  */
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2}):(\d{2}))$/;
 const TIME_OF_DAY = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?$/;
 
 function isLeapYear(year: number): boolean {
@@ -41,13 +41,19 @@ function digits(value: string, start: number, end: number): number {
   return result;
 }
 
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
 /** `YYYY-MM-DDTHH:MM:SS`, optional fraction, then `Z` or `±HH:MM`. */
 export function isDateTime(value: string): boolean {
   const match = DATE_TIME.exec(value);
   if (match === null || !isRealDate(Number(match[1]), Number(match[2]), Number(match[3]))) return false;
   const [hour, minute, second] = [Number(match[4]), Number(match[5]), Number(match[6])];
   if (hour > 23 || minute > 59 || second > 59) return false;
-  return match[7] === undefined || (Number(match[7]) <= 23 && Number(match[8]) <= 59);
+  if (match[7] !== undefined && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
+  // An offset can carry 0001-01-01 or 9999-12-31 out of the years a column and the wire form hold.
+  const instant = Date.parse(value);
+  return instant >= FIRST_INSTANT && instant <= LAST_INSTANT;
 }
 
 /** `psr[].effective_from` takes either form (PRODUCT §6). */

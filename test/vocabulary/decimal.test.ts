@@ -6,7 +6,7 @@ import {
   isDecimalString,
   scaledOrZero,
   toScaledInteger,
-} from '../../../../src/account-import/payload/rules/decimal.ts';
+} from '../../src/vocabulary/decimal.ts';
 
 test('recognises decimal strings with at least one digit', () => {
   for (const value of ['0', '-12.5', '.5', '3.', '0012.340'])

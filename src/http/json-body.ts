@@ -1,0 +1,92 @@
+/**
+ * JSON bodies, parsed once for every route, with the two limits no schema can state: strings never
+ * hold NUL (PostgreSQL text and jsonb cannot store it) and nesting stops at 64 levels (deeper
+ * values overflow the stack of whatever walks them later). Both are refused here, before any
+ * validator or database sees the body, as a validation error with the attr of the value.
+ * Query strings get the same NUL rule.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MAX_NESTING_DEPTH } from '../vocabulary/field-types.ts';
+import { type ErrorItem, item, validationFailed } from './errors.ts';
+import { joinAttr } from './validation-errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body may wrap the account payload as `{payload, …}`: attrs are then relative to it. */
+    accountEnvelope?: boolean;
+  }
+}
+
+const NUL_DETAIL = 'Null characters are not allowed.';
+const DEPTH_DETAIL = `Values may nest at most ${MAX_NESTING_DEPTH} levels deep.`;
+
+/** The deepest nesting of objects and arrays in JSON text (strings skipped). */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return deepest;
+}
+
+/** Where `value` breaks the two rules: strings (keys too) holding NUL, containers nested too deep. */
+export function bodyProblems(value: unknown, attr = '', depth = 1): ErrorItem[] {
+  if (typeof value === 'string')
+    return value.includes('\u0000') ? [item(attr, 'null_characters_not_allowed', NUL_DETAIL)] : [];
+  if (typeof value !== 'object' || value === null) return [];
+  if (depth > MAX_NESTING_DEPTH) return [item(attr, 'max_depth', DEPTH_DETAIL)];
+  const problems: ErrorItem[] = [];
+  for (const [key, child] of Object.entries(value)) {
+    const childAttr = joinAttr(attr, key);
+    if (key.includes('\u0000')) problems.push(item(childAttr, 'null_characters_not_allowed', NUL_DETAIL));
+    else problems.push(...bodyProblems(child, childAttr, depth + 1));
+  }
+  return problems;
+}
+
+function relativeToPayload(problems: ErrorItem[], body: unknown, request: FastifyRequest): ErrorItem[] {
+  const wrapped =
+    request.routeOptions.config?.accountEnvelope === true &&
+    typeof body === 'object' &&
+    body !== null &&
+    Object.hasOwn(body, 'payload');
+  if (!wrapped) return problems;
+  return problems.map((p) =>
+    p.attr === 'payload' || p.attr.startsWith('payload.')
+      ? { ...p, attr: p.attr.slice('payload.'.length) }
+      : p,
+  );
+}
+
+export function registerJsonBodies(app: FastifyInstance) {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
+    const text = String(raw);
+    parseJson(request, text, (error, body) => {
+      if (error) return done(error);
+      // Cheap tests of the raw text first: most bodies hold no NUL escape and are shallow.
+      const suspect = text.includes('\\u0000') || nestingDepth(text) > MAX_NESTING_DEPTH;
+      const problems = suspect ? bodyProblems(body) : [];
+      if (problems.length === 0) return done(null, body);
+      done(validationFailed(relativeToPayload(problems, body, request)), undefined);
+    });
+  });
+  app.addHook('preValidation', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!query || typeof query !== 'object') return;
+    const problems = bodyProblems(query);
+    if (problems.length > 0) throw validationFailed(problems);
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * The field-type table holds validation and storage to one definition: the extremes each type
+ * accepts are stored and read back unchanged by its column, no column narrows a type, and every
+ * integer any endpoint accepts fits the column it could land in.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { AccountPayloadSchema } from '../../src/account-import/payload/account-payload.schema.ts';
+import { type Db, sql } from '../../src/infra/db/db.ts';
+import { isCalendarDate, isDateTime } from '../../src/vocabulary/calendar-date.ts';
+import {
+  FIELD_COLUMNS,
+  INT32_MAX,
+  INT32_MIN,
+  numberText,
+  readDecimal,
+} from '../../src/vocabulary/field-types.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+
+type Schema = Record<string, unknown>;
+
+/** Every subschema of `schema`, depth first, but those of responses (what we answer, not accept). */
+function* subschemas(schema: unknown): Generator<Schema> {
+  if (Array.isArray(schema)) for (const s of schema) yield* subschemas(s);
+  else if (schema && typeof schema === 'object') {
+    yield schema as Schema;
+    for (const [key, value] of Object.entries(schema)) if (key !== 'responses') yield* subschemas(value);
+  }
+}
+
+describe('the field types and their columns', () => {
+  let t: TestApp;
+  let db: Db;
+  before(async () => {
+    t = await createTestApp();
+    db = t.db;
+  });
+  after(() => t.close());
+
+  const roundTrip = async (value: string, column: string) =>
+    (await db.query<{ v: string }>(sql('', `SELECT $1::${column}::text AS v`), [value])).rows[0].v;
+
+  it('stores the widest decimals the payload accepts, digit for digit', async () => {
+    for (const text of ['-9999999999.9999999999', '9999999999.9999999999', '0.0000000001', '30.00', '-0.5']) {
+      assert.ok('text' in readDecimal(text, { whole: 10, fraction: 10 }), text);
+      assert.equal(await roundTrip(text, FIELD_COLUMNS.decimal), text);
+    }
+  });
+
+  it('stores the first and last dates validation accepts, and validation refuses the years beyond', async () => {
+    await db.query(sql('', "SET TIME ZONE 'UTC'"));
+    for (const date of ['0001-01-01', '9999-12-31', '2024-02-29']) {
+      assert.ok(isCalendarDate(date), date);
+      assert.equal(await roundTrip(date, FIELD_COLUMNS.date), date);
+    }
+    for (const date of ['0000-12-31', '10000-01-01', '2023-02-29', ''])
+      assert.ok(!isCalendarDate(date), date);
+  });
+
+  it('stores the first and last instants validation accepts, to the microsecond', async () => {
+    const column = FIELD_COLUMNS.datetime;
+    const cases: Array<[string, string]> = [
+      ['0001-01-01T00:00:00Z', '0001-01-01 00:00:00+00'],
+      ['9999-12-31T23:59:59.999999Z', '9999-12-31 23:59:59.999999+00'],
+      ['0001-01-01T01:00:00+01:00', '0001-01-01 00:00:00+00'],
+      ['9999-12-31T22:59:59-01:00', '9999-12-31 23:59:59+00'],
+    ];
+    for (const [value, expected] of cases) {
+      assert.ok(isDateTime(value), value);
+      assert.equal(await roundTrip(value, column), expected);
+    }
+    for (const value of ['0001-01-01T00:00:00+01:00', '9999-12-31T23:59:59-01:00', '2024-06-30T23:59:60Z'])
+      assert.ok(!isDateTime(value), value);
+  });
+
+  it('gives JSON numbers their exact plain text, and refuses those a double cannot carry exactly', () => {
+    assert.equal(numberText(1e-7), '0.0000001');
+    assert.equal(numberText(1.5e21), '1500000000000000000000');
+    assert.equal(numberText(-0), '0');
+    assert.deepEqual(readDecimal(30.0, { whole: 10, fraction: 10 }), { text: '30' });
+    assert.deepEqual(readDecimal(1e-7, { whole: 10, fraction: 10 }), { text: '0.0000001' });
+    assert.deepEqual(readDecimal(0.1 + 0.2, { whole: 10, fraction: 10 }), { problem: 'imprecise_number' });
+  });
+
+  it('declares no numeric column narrower than the decimals it stores', () => {
+    const schema = readFileSync(new URL('../../schema.sql', import.meta.url), 'utf8');
+    assert.deepEqual(schema.match(/numeric\s*\(/g) ?? [], [], 'a numeric(p, s) column rounds or overflows');
+  });
+
+  it('bounds every integer of the account payload and of every endpoint to what its column holds', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const unbounded: string[] = [];
+    for (const schema of [...subschemas(AccountPayloadSchema), ...subschemas(document)]) {
+      const types = [schema.type].flat();
+      if (!types.includes('integer')) continue;
+      const { minimum, maximum } = schema as { minimum?: number; maximum?: number };
+      const fits = (n: number | undefined) => typeof n === 'number' && Math.abs(n) <= Number.MAX_SAFE_INTEGER;
+      if (!fits(minimum) || !fits(maximum)) unbounded.push(JSON.stringify(schema).slice(0, 120));
+    }
+    assert.deepEqual(unbounded, []);
+    assert.equal(await roundTrip(String(INT32_MIN), FIELD_COLUMNS.integer), String(INT32_MIN));
+    assert.equal(await roundTrip(String(INT32_MAX), FIELD_COLUMNS.integer), String(INT32_MAX));
+    assert.equal(await roundTrip(String(Number.MAX_SAFE_INTEGER), 'bigint'), String(Number.MAX_SAFE_INTEGER));
+  });
+});
