@@ -3,7 +3,7 @@
  * hold NUL (PostgreSQL text and jsonb cannot store it) and nesting stops at 64 levels (deeper
  * values overflow the stack of whatever walks them later). Both are refused here, before any
  * validator or database sees the body, as a validation error with the attr of the value.
- * Query strings get the same NUL rule.
+ * Query strings get the same NUL rule, and their boolean flags are read as booleans.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_NESTING_DEPTH } from '../vocabulary/field-types.ts';
@@ -88,5 +88,22 @@ export function registerJsonBodies(app: FastifyInstance) {
     if (!query || typeof query !== 'object') return;
     const problems = bodyProblems(query);
     if (problems.length > 0) throw validationFailed(problems);
+    readBooleanFlags(request, query);
   });
+}
+
+/**
+ * Query parameters a route declares boolean arrive as text: `true` and `false` become booleans
+ * before validation, anything else is left for the validator to refuse. (Coercing every part
+ * would also coerce bodies, where a string is never a boolean.)
+ */
+function readBooleanFlags(request: FastifyRequest, query: Record<string, unknown>) {
+  const schema = request.routeOptions.schema?.querystring as
+    | { properties?: Record<string, { type?: unknown }> }
+    | undefined;
+  for (const [name, property] of Object.entries(schema?.properties ?? {})) {
+    if (property.type !== 'boolean') continue;
+    if (query[name] === 'true') query[name] = true;
+    else if (query[name] === 'false') query[name] = false;
+  }
 }

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { registerApiReferencePage } from './api-reference-page.ts';
+import { operationIdOf } from './operation-ids.ts';
 import { ErrorBodySchema } from './schemas.ts';
 
 const DESCRIPTION = `Ferry imports customer accounts from an import supplier: validate account data, schedule
@@ -14,13 +15,89 @@ and send it as \`Authorization: Token <token>\`. Tokens last 60 minutes.
 Errors: every error body is JSON \`{detail, code}\`; validation errors add \`errors: [{detail, code, attr}]\`
 with \`attr\` a dot-delimited path from the payload root. Codes are stable; details are for people.`;
 
+const RESPONSE_DESCRIPTIONS: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '204': 'No content',
+  '2XX': 'OK',
+  '400': 'The request is not valid; nothing was changed.',
+  '401': 'No, or no valid, credentials.',
+  '403': 'The credentials do not cover this import supplier.',
+  '404': 'Not found.',
+  '413': 'The body is larger than 5 MiB.',
+  '415': 'The body is not JSON.',
+  '429': 'Too many requests: retry after the Retry-After header.',
+  '500': 'A server or vendor error: safe to retry unchanged.',
+  '503': 'The service is temporarily unavailable: retry after the Retry-After header.',
+};
+
+/**
+ * Names every operation (operation-ids.ts) and documents the GraphQL endpoint's one mutation;
+ * GraphQL's GET form is left out of the document.
+ */
+function describeOperations(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (route.url === '/v1/graphql/' || route.url === '/graphql') {
+      route.schema = !methods.includes('POST')
+        ? { ...route.schema, hide: true }
+        : {
+            ...route.schema,
+            body: graphqlBody(route.schema?.body),
+            tags: ['authentication'],
+            summary: 'Obtain a token (GraphQL mutation obtainToken)',
+            description: 'The only unauthenticated operation: exchange an API key for a token.',
+            security: [],
+          };
+    }
+    const operationId = operationIdOf(String(methods[0]), route.url);
+    if (operationId && !route.schema?.hide) route.schema = { ...route.schema, operationId };
+  });
+}
+
+/** GraphQL's `variables` are free-form: say so, or generated clients type them as empty objects. */
+function graphqlBody(body: unknown) {
+  if (!body || typeof body !== 'object') return body;
+  const schema = body as { properties?: Record<string, Record<string, unknown>> };
+  const variables = schema.properties?.variables;
+  if (!variables) return body;
+  return {
+    ...schema,
+    properties: { ...schema.properties, variables: { ...variables, additionalProperties: true } },
+  };
+}
+
+/** Response descriptions by status instead of @fastify/swagger's "Default Response". */
+function describeResponses(document: Record<string, unknown>) {
+  const paths = (document.paths ?? {}) as Record<
+    string,
+    Record<string, { responses?: Record<string, { description?: string }> }>
+  >;
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (response.description === 'Default Response')
+          response.description = RESPONSE_DESCRIPTIONS[status] ?? 'See the body.';
+      }
+    }
+  }
+  return document;
+}
+
 /** Generates the OpenAPI 3.1 document from the route schemas: /openapi.json and /docs. */
 export async function registerOpenApi(app: FastifyInstance) {
   app.addSchema(ErrorBodySchema);
+  describeOperations(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Ferry data-import API', version: '1.0.0', description: DESCRIPTION },
+      info: {
+        title: 'Ferry data-import API',
+        version: '1.0.0',
+        description: DESCRIPTION,
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Ferry' },
+      },
+      servers: [{ url: '/', description: 'This service' }],
       components: {
         securitySchemes: {
           token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <access token>' },
@@ -31,10 +108,15 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'account import', description: 'Validate, schedule and follow account creation.' },
         { name: 'query', description: "Lists of a supplier's import processes." },
         { name: 'post account import', description: 'Data attached to imported accounts.' },
+        { name: 'authentication', description: 'Tokens for the data-import API.' },
         { name: 'admin', description: "The operator's API." },
       ],
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) || `def-${i}` },
+    transformObject: (document) =>
+      describeResponses(
+        'openapiObject' in document ? (document.openapiObject as Record<string, unknown>) : {},
+      ),
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

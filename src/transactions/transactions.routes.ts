@@ -38,7 +38,7 @@ const EXAMPLE = {
   ],
 };
 
-const Flag = (description: string) => Type.Optional(StringEnum(['true', 'false'] as const, { description }));
+const Flag = (description: string) => Type.Optional(Type.Boolean({ description }));
 
 const Query = Type.Object(
   {
@@ -85,10 +85,13 @@ export async function transactionsRoutes(app: FastifyInstance, deps: FollowUpDep
       },
     },
     async (request, reply) => {
-      const q = request.query as { check_previously_added?: string; force_add_to_current_statement?: string };
+      const q = request.query as {
+        check_previously_added?: boolean;
+        force_add_to_current_statement?: boolean;
+      };
       const result = await importTransactions(deps, request.body as TransactionsRequest, {
-        checkPreviouslyAdded: q.check_previously_added !== 'false',
-        forceAddToCurrentStatement: q.force_add_to_current_statement !== 'false',
+        checkPreviouslyAdded: q.check_previously_added ?? true,
+        forceAddToCurrentStatement: q.force_add_to_current_statement ?? true,
       });
       return reply.code(201).send(result);
     },

@@ -81,11 +81,16 @@ export const Obj = <P extends TProperties>(properties: P, options: Described = {
 
 /** A free-form JSON object whose keys the reference does not fix. */
 export const FreeObject = (options: Described = {}) =>
-  Type.Unsafe<Record<string, unknown>>({ ...options, type: 'object' });
+  Type.Unsafe<Record<string, unknown>>({ ...options, type: 'object', additionalProperties: true });
 
 /** Any JSON value but `null`. */
 export const AnyJson = (options: Described = {}) =>
-  Type.Unsafe<JsonValue>({ ...options, type: ['string', 'number', 'boolean', 'object', 'array'] });
+  Type.Unsafe<JsonValue>({
+    ...options,
+    type: ['string', 'number', 'boolean', 'object', 'array'],
+    // Says "free-form" to code generators (Ajv's default already allows any keys).
+    additionalProperties: true,
+  });
 
 /** Any JSON value including `null`. */
 export const AnyJsonOrNull = (options: Described = {}) => Type.Unknown(options);

@@ -1,0 +1,116 @@
+/**
+ * A supplier's program written against the client generated from Ferry's /openapi.json: it
+ * validates and schedules an account, polls until it is created, then posts each follow-up.
+ * The test copies it beside freshly generated types, type-checks it with `tsc --strict`, and
+ * runs it against the service. It uses nothing but the generated types and openapi-fetch.
+ */
+import createClient from 'openapi-fetch';
+import type { components, paths } from './openapi.ts';
+
+type Account = components['schemas']['AccountPayload'];
+
+export interface ProgramInput {
+  baseUrl: string;
+  apiKey: string;
+  supplier: string;
+  /** The account to import, as a supplier would read it from a file. */
+  account: Account;
+  statementPath: string;
+  mandate: string;
+}
+
+export interface ProgramResult {
+  accountNumber: string;
+  steps: string[];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function runClientProgram(input: ProgramInput): Promise<ProgramResult> {
+  const steps: string[] = [];
+  const anonymous = createClient<paths>({ baseUrl: input.baseUrl });
+  const tokenAnswer = await anonymous.POST('/v1/graphql/', {
+    body: {
+      query: 'mutation($key: String!) { obtainToken(input: {APIKey: $key}) { token } }',
+      variables: { key: input.apiKey },
+    },
+  });
+  const token = (tokenAnswer.data as { data?: { obtainToken?: { token?: string } } } | undefined)?.data
+    ?.obtainToken?.token;
+  if (!token) throw new Error(`no token: ${JSON.stringify(tokenAnswer.error)}`);
+  const ferry = createClient<paths>({ baseUrl: input.baseUrl, headers: { authorization: `Token ${token}` } });
+
+  const validated = await ferry.POST('/v2/data-import/accounts/validate/', { body: input.account });
+  if (validated.error) throw new Error(`validate: ${JSON.stringify(validated.error)}`);
+  steps.push(`validate ${validated.response.status}`);
+
+  const scheduled = await ferry.POST('/v2/data-import/accounts/', {
+    body: { payload: input.account, task_params: { is_dry_run: false } },
+  });
+  if (scheduled.error) throw new Error(`schedule: ${JSON.stringify(scheduled.error)}`);
+  steps.push(`schedule ${scheduled.response.status}`);
+
+  const external = String(input.account.external_account_number);
+  let accountNumber: string | null = null;
+  for (let attempt = 0; attempt < 300 && accountNumber === null; attempt++) {
+    const status = await ferry.GET('/v2/data-import/accounts/{import_supplier_code}/{external_identifier}/', {
+      params: { path: { import_supplier_code: input.supplier, external_identifier: external } },
+    });
+    if (status.error) throw new Error(`status: ${JSON.stringify(status.error)}`);
+    if (status.data.status === 'PROCESSED') accountNumber = status.data.service_identifier ?? null;
+    else if (status.data.status === 'ERRORED') throw new Error(`errored: ${status.data.latest_error?.code}`);
+    else await sleep(50);
+  }
+  if (accountNumber === null) throw new Error('the account was not created in time');
+  steps.push('processed');
+
+  const account = { import_supplier: input.supplier, external_account_number: external };
+  const notes = await ferry.POST('/v1/data-import/notes/create/', {
+    body: { ...account, notes: [{ body: 'Migrated by the typed client.', is_pinned: false }] },
+  });
+  if (notes.error) throw new Error(`notes: ${JSON.stringify(notes.error)}`);
+  steps.push(`notes ${notes.response.status}`);
+
+  const today = new Date().toISOString().slice(0, 10);
+  const transactions = await ferry.POST('/v1/data-import/transactions/create/', {
+    params: { query: { check_previously_added: true, force_add_to_current_statement: false } },
+    body: {
+      ...account,
+      transactions: [
+        {
+          transaction_id: 'client-1',
+          transaction_date: today,
+          amount: '12.50',
+          type: 'PAYMENT',
+          reason: 'ACCOUNT_CHARGE_PAYMENT',
+        },
+      ],
+    },
+  });
+  if (transactions.error) throw new Error(`transactions: ${JSON.stringify(transactions.error)}`);
+  steps.push(`transactions ${transactions.response.status} ${transactions.data.results[0]?.status}`);
+
+  const statements = await ferry.POST('/v1/data-import/historical-statements/create/', {
+    body: {
+      ...account,
+      statements: [
+        {
+          statement_id: 'client-statement-1',
+          bill_period_from_date: '2019-06-01',
+          bill_period_to_date: '2019-06-30',
+          gross_amount: 4200,
+          statement_path: input.statementPath,
+        },
+      ],
+    },
+  });
+  if (statements.error) throw new Error(`statements: ${JSON.stringify(statements.error)}`);
+  steps.push(`statements ${statements.response.status}`);
+
+  const instruction = await ferry.POST('/v1/data-import/payment-instruction/create/', {
+    body: { ...account, vendor: 'GOCARDLESS', type: 'DIRECT_DEBIT', reference: input.mandate },
+  });
+  if (instruction.error) throw new Error(`payment instruction: ${JSON.stringify(instruction.error)}`);
+  steps.push(`payment instruction ${instruction.response.status}`);
+  return { accountNumber, steps };
+}

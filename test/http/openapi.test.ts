@@ -1,0 +1,60 @@
+/**
+ * /openapi.json is good enough for code generators: every operation named, no response left as
+ * "Default Response", and Redocly's recommended rules find no error but the trailing slashes
+ * the interface's paths require. (The client generated from it is tested in test/client/.)
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { OPERATION_IDS } from '../../src/http/operation-ids.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+
+type Operation = { operationId?: string; responses?: Record<string, { description?: string }> };
+
+describe('the OpenAPI document', () => {
+  let t: TestApp;
+  let document: { paths: Record<string, Record<string, Operation>> };
+  before(async () => {
+    t = await createTestApp();
+    document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  });
+  after(() => t.close());
+
+  const operations = () =>
+    Object.entries(document.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
+    );
+
+  it('names every operation, each name once', () => {
+    const unnamed = operations().filter(({ op }) => !op.operationId);
+    assert.deepEqual(
+      unnamed.map((o) => o.name),
+      [],
+      'add them to src/http/operation-ids.ts',
+    );
+    const ids = Object.values(OPERATION_IDS);
+    assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it('describes every response by its status', () => {
+    const vague = operations().flatMap(({ name, op }) =>
+      Object.entries(op.responses ?? {})
+        .filter(([, r]) => r.description === 'Default Response')
+        .map(([status]) => `${name} ${status}`),
+    );
+    assert.deepEqual(vague, []);
+  });
+
+  it("passes Redocly's recommended rules but the trailing slashes the interface requires", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({
+      source: JSON.stringify(document),
+      absoluteRef: 'openapi.json',
+      config,
+    });
+    const errors = problems
+      .filter((p) => p.severity === 'error' && p.ruleId !== 'no-path-trailing-slash')
+      .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    assert.deepEqual(errors, []);
+  });
+});
