@@ -127,7 +127,7 @@ CREATE TABLE import_processes (
   CONSTRAINT import_processes_import_supplier_external_account_number_key UNIQUE (import_supplier, external_account_number),
   CONSTRAINT import_processes_import_supplier_fkey FOREIGN KEY (import_supplier) REFERENCES import_suppliers(code),
   CONSTRAINT import_processes_pkey PRIMARY KEY (id),
-  CONSTRAINT import_processes_status_check CHECK ((status = ANY (ARRAY['PENDING'::text, 'IN_PROGRESS'::text, 'PROCESSED'::text, 'CANCELLED'::text, 'DRY_RUN_SUCCEEDED'::text, 'ERRORED'::text, 'DRY_RUN_ERRORED'::text])))
+  CONSTRAINT import_processes_status_check CHECK ((status = ANY (ARRAY['STAGED'::text, 'PENDING'::text, 'IN_PROGRESS'::text, 'PROCESSED'::text, 'CANCELLED'::text, 'DRY_RUN_SUCCEEDED'::text, 'ERRORED'::text, 'DRY_RUN_ERRORED'::text])))
 );
 
 CREATE TABLE import_suppliers (
@@ -293,7 +293,6 @@ CREATE TABLE transactions (
   data jsonb NOT NULL DEFAULT '{}'::jsonb,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT transactions_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
-  CONSTRAINT transactions_account_id_transaction_id_key UNIQUE (account_id, transaction_id),
   CONSTRAINT transactions_ledger_id_fkey FOREIGN KEY (ledger_id) REFERENCES ledgers(id),
   CONSTRAINT transactions_pkey PRIMARY KEY (id),
   CONSTRAINT transactions_statement_check CHECK ((statement = ANY (ARRAY['historical'::text, 'current'::text])))
@@ -348,5 +347,5 @@ CREATE UNIQUE INDEX statements_account_id_statement_id_key ON statements USING b
 CREATE UNIQUE INDEX statements_pkey ON statements USING btree (id);
 CREATE INDEX supply_addresses_account ON supply_addresses USING btree (account_id);
 CREATE UNIQUE INDEX supply_addresses_pkey ON supply_addresses USING btree (id);
-CREATE UNIQUE INDEX transactions_account_id_transaction_id_key ON transactions USING btree (account_id, transaction_id);
+CREATE INDEX transactions_account_transaction_id ON transactions USING btree (account_id, transaction_id);
 CREATE UNIQUE INDEX transactions_pkey ON transactions USING btree (id);

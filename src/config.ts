@@ -16,6 +16,8 @@ export interface FerryConfig {
   /** How long a worker's claim on a process lasts before another worker may take it over. */
   workerLeaseSeconds: number;
   rateLimitPerSecond: number;
+  /** Accounts of one supplier the V1 process endpoint creates at once; beyond, 429. */
+  processInFlightPerSupplier: number;
   requestTimeoutMs: number;
   logLevel: string;
 }
@@ -110,6 +112,7 @@ export function loadConfig(env: Env = process.env): FerryConfig {
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 100, 1, 1024),
     workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 120, 1, 86_400),
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 200, 1, 1_000_000),
+    processInFlightPerSupplier: int(env, 'PROCESS_IN_FLIGHT_PER_SUPPLIER', 8, 0, 10_000),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     logLevel,
   };

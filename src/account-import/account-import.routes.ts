@@ -8,6 +8,7 @@ import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { scheduleAccountCreation, validateAccount } from './account-import.service.ts';
 import { processStager } from './import-process.queries.ts';
 import { AccountPayloadSchema, TaskParamsSchema } from './payload/account-payload.schema.ts';
+import { stagedImportRoutes } from './staged-import.routes.ts';
 
 // Documented here, validated by the payload module (our codes and attr paths), so Fastify's
 // own validator is switched off for these two routes.
@@ -27,6 +28,8 @@ export async function accountImportRoutes(
 ) {
   const stage = processStager(db);
   app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload', examples: [exampleAccount] });
+  // The V1 account endpoints share the payload schema registered above.
+  await app.register(stagedImportRoutes, { db, config, suppliers });
 
   app.post(
     '/v2/data-import/accounts/validate/',

@@ -1,13 +1,13 @@
 import { ApiError, type ErrorItem, item, RawBodyError } from '../http/errors.ts';
 import { localDate } from '../infra/clock.ts';
 import type { Db } from '../infra/db/db.ts';
-import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
+import type { Supplier, SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { type InsertNewProcess, scheduleImportProcess } from './import-process.queries.ts';
 import { parseAccountRequest } from './payload/account-request.ts';
 
 const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
 
-interface Checked {
+export interface Checked {
   errors: ErrorItem[];
   parsed: ReturnType<typeof parseAccountRequest>;
   /** The supplier code the body names, if it names one. */
@@ -15,7 +15,7 @@ interface Checked {
 }
 
 /** Validation of 4.5, shared by validate and create: the payload rules (the supplier is the caller's). */
-function check(body: unknown, timeZone: string): Checked {
+export function check(body: unknown, timeZone: string): Checked {
   const now = new Date();
   const parsed = parseAccountRequest(body, { today: localDate(now, timeZone), now });
   const errors = parsed.ok ? [] : [...parsed.errors];
@@ -23,7 +23,7 @@ function check(body: unknown, timeZone: string): Checked {
   return { errors, parsed, code: typeof code === 'string' ? code : null };
 }
 
-function supplierNotFound({ errors, code }: Checked) {
+export function supplierNotFound({ errors, code }: Checked) {
   if (errors.some((e) => e.attr === 'import_supplier')) return;
   errors.push(
     item('import_supplier', 'import_supplier_not_found', `No import supplier has the code "${code}".`),
@@ -50,6 +50,26 @@ export async function validateAccount(
     throw new ApiError(400, 'account_failed_validation', 'The account data could not be validated.', {
       body: { errors },
     });
+  }
+}
+
+/** Creation and staging need the supplier's migration to be going on (PRODUCT §6). */
+export function refuseUnlessOngoing(supplier: Supplier) {
+  if (supplier.status === 'Paused') {
+    throw new ApiError(
+      400,
+      'import_supplier_paused',
+      `Migration for import supplier ${supplier.code} is paused.`,
+      { body: { domain: 'import_process' } },
+    );
+  }
+  if (supplier.status === 'Complete') {
+    throw new ApiError(
+      400,
+      'import_supplier_complete',
+      `Migration for import supplier ${supplier.code} is complete.`,
+      { body: { domain: 'import_process' } },
+    );
   }
 }
 
@@ -84,22 +104,7 @@ export async function scheduleAccountCreation(
       { body: { domain: 'import_process', errors } },
     );
   }
-  if (supplier.status === 'Paused') {
-    throw new ApiError(
-      400,
-      'import_supplier_paused',
-      `Migration for import supplier ${supplier.code} is paused.`,
-      { body: { domain: 'import_process' } },
-    );
-  }
-  if (supplier.status === 'Complete') {
-    throw new ApiError(
-      400,
-      'import_supplier_complete',
-      `Migration for import supplier ${supplier.code} is complete.`,
-      { body: { domain: 'import_process' } },
-    );
-  }
+  refuseUnlessOngoing(supplier);
   const start = parsed.taskParams.scheduleWindowStart
     ? new Date(parsed.taskParams.scheduleWindowStart)
     : new Date();

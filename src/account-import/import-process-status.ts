@@ -1,5 +1,6 @@
 /** The V2 import process states and their V1 (account-transfer-status) projection. */
 export const IMPORT_PROCESS_STATUSES = [
+  'STAGED',
   'PENDING',
   'IN_PROGRESS',
   'PROCESSED',
@@ -20,6 +21,8 @@ export function toTransferStatusV1(status: ImportProcessStatus): TransferStatusV
 
 export const IMPORT_PROCESS_EVENTS = {
   CREATED: 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED',
+  /** Account data staged by the V1 create-or-update endpoint; no worker takes it. */
+  STAGED: 'EVENT_ACCOUNT_IMPORT_PROCESS_STAGED',
   STARTED: 'EVENT_ACCOUNT_IMPORT_PROCESS_STARTED',
   PROCESSED: 'EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED',
   ERRORED: 'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED',
@@ -30,6 +33,7 @@ export const IMPORT_PROCESS_EVENTS = {
 
 /** States from which the operator may cancel a process. */
 export const CANCELLABLE: readonly ImportProcessStatus[] = [
+  'STAGED',
   'PENDING',
   'ERRORED',
   'DRY_RUN_SUCCEEDED',
@@ -37,9 +41,19 @@ export const CANCELLABLE: readonly ImportProcessStatus[] = [
 ];
 /** States a new create request may re-schedule (payload replaced, PENDING again). */
 export const RESCHEDULABLE: readonly ImportProcessStatus[] = [
+  'STAGED',
   'PENDING',
   'ERRORED',
   'CANCELLED',
+  'DRY_RUN_SUCCEEDED',
+  'DRY_RUN_ERRORED',
+];
+
+/** States whose data the V1 process endpoint may turn into an account (synchronously). */
+export const PROCESSABLE: readonly ImportProcessStatus[] = [
+  'STAGED',
+  'PENDING',
+  'ERRORED',
   'DRY_RUN_SUCCEEDED',
   'DRY_RUN_ERRORED',
 ];

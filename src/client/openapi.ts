@@ -125,6 +125,46 @@ export interface paths {
         patch: operations["adminUpdateImportSupplier"];
         trace?: never;
     };
+    "/v1/data-import/account-import-process/create-or-update/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stage account data without creating the account
+         * @description Validated like validate-account, then kept: 201 the first time, 200 when it replaces staged data. No worker takes staged data; the process endpoint turns it into an account.
+         */
+        post: operations["createOrUpdateAccountImportProcess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/data-import/account-import-process/process/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the account from staged data, in this request
+         * @description Re-validates the staged data and creates the account. At most 8 accounts of one supplier are created this way at once: beyond that, 429 with Retry-After.
+         */
+        post: operations["processAccountImportProcess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/data-import/account-transfer-status/{import_supplier_code}/{external_account_number}/": {
         parameters: {
             query?: never;
@@ -264,6 +304,26 @@ export interface paths {
         put?: never;
         /** Add ledger transactions to an imported account (all or nothing) */
         post: operations["createTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/data-import/validate-account/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate account data and answer it as validated (V1)
+         * @description The account itself is the body. 200 with the validated, normalised account.
+         */
+        post: operations["validateAccountV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3085,6 +3145,160 @@ export interface operations {
             };
         };
     };
+    createOrUpdateAccountImportProcess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountPayload"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        external_account_number: string;
+                        import_supplier_code: string;
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        external_account_number: string;
+                        import_supplier_code: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, or no valid, credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials do not cover this import supplier. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processAccountImportProcess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "import_supplier_code": "TENTACLE_ENERGY",
+                 *       "external_account_number": "EXTERNAL-1234",
+                 *       "dry_run": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Run the complete creation and keep nothing; a would-succeed run answers 400. */
+                    dry_run?: boolean;
+                    external_account_number: string;
+                    import_supplier_code: string;
+                    /** @description Format-checked only: Ferry holds no operations teams. */
+                    operations_team_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Deprecated: the same as service_account_number. */
+                        account_number: string;
+                        external_account_number: string;
+                        service_account_number: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, or no valid, credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials do not cover this import supplier. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAccountTransferStatus: {
         parameters: {
             query?: never;
@@ -3888,6 +4102,66 @@ export interface operations {
             };
             /** @description Not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    validateAccountV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountPayload"];
+            };
+        };
+        responses: {
+            /** @description A GB energy account to import. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPayload"];
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, or no valid, credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials do not cover this import supplier. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,7 +11,7 @@ declare module 'fastify' {
   }
 }
 
-/** Supplier codes a request names: the path parameter and the body's `import_supplier`. */
+/** Supplier codes a request names: the path parameter and the body's `import_supplier` (or `_code`). */
 function suppliersNamed(request: FastifyRequest): string[] {
   const named: string[] = [];
   const params = request.params as Record<string, unknown> | undefined;
@@ -19,6 +19,7 @@ function suppliersNamed(request: FastifyRequest): string[] {
   const body = request.body as Record<string, unknown> | null | undefined;
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     if (typeof body.import_supplier === 'string') named.push(body.import_supplier);
+    if (typeof body.import_supplier_code === 'string') named.push(body.import_supplier_code);
     const inner = body.payload as Record<string, unknown> | null | undefined;
     if (inner && typeof inner === 'object' && typeof inner.import_supplier === 'string') {
       named.push(inner.import_supplier);

@@ -189,10 +189,10 @@ describe('status endpoints', () => {
       );
     });
 
-    it('cancels PENDING, ERRORED and DRY_RUN_* processes and refuses the others', async () => {
+    it('cancels STAGED, PENDING, ERRORED and DRY_RUN_* processes and refuses the others', async () => {
       for (const s of IMPORT_PROCESS_STATUSES) await stageProcess(t.db, 'ST', `cancel-${s}`, s);
       for (const s of IMPORT_PROCESS_STATUSES) {
-        const allowed = ['PENDING', 'ERRORED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED'].includes(s);
+        const allowed = ['STAGED', 'PENDING', 'ERRORED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED'].includes(s);
         const res = await admin(
           t.app,
           'POST',

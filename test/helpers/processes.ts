@@ -6,6 +6,7 @@ import {
 import { type Db, sql } from '../../src/infra/db/db.ts';
 
 const EVENT_FOR: Record<ImportProcessStatus, string> = {
+  STAGED: IMPORT_PROCESS_EVENTS.STAGED,
   PENDING: IMPORT_PROCESS_EVENTS.CREATED,
   IN_PROGRESS: IMPORT_PROCESS_EVENTS.STARTED,
   PROCESSED: IMPORT_PROCESS_EVENTS.PROCESSED,

@@ -38,13 +38,19 @@ describe('authentication and supplier scoping on every data-import route', () =>
       url: r.path.replace('{import_supplier_code}', supplier).replace(/\{[a-z_]+\}/g, 'ext-1'),
       headers,
       ...(r.method === 'POST'
-        ? { payload: (body ?? { import_supplier: supplier, external_account_number: 'ext-1' }) as never }
+        ? {
+            payload: (body ??
+              (r.path.endsWith('/process/')
+                ? { import_supplier_code: supplier, external_account_number: 'ext-1' }
+                : { import_supplier: supplier, external_account_number: 'ext-1' })) as never,
+          }
         : {}),
     });
 
   it('finds the data-import routes in the OpenAPI document', () => {
-    // validate, create, V2 status, V1 status, three lists, notes, transactions, statements, payment instruction
-    assert.equal(routes.length, 11, routes.map((r) => `${r.method} ${r.path}`).join('\n'));
+    // validate, create, V2 status, V1 status, three lists, notes, transactions, statements, payment
+    // instruction, V1 validate-account, create-or-update and process
+    assert.equal(routes.length, 14, routes.map((r) => `${r.method} ${r.path}`).join('\n'));
   });
 
   it('answers 401 not_authenticated without an Authorization header', async () => {

@@ -91,6 +91,7 @@ describe('admin API: import suppliers', () => {
     assert.equal((counted.import_processes as Record<string, number>).PENDING, 3);
     const one = await admin(t.app, 'GET', '/import-suppliers/COUNTED/');
     assert.deepEqual(one.import_processes, {
+      STAGED: 0,
       PENDING: 3,
       IN_PROGRESS: 0,
       PROCESSED: 0,

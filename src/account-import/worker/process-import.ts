@@ -21,7 +21,7 @@ const DOMAIN = 'account_import';
 /** Rolls a dry run back to its savepoint after the complete creation ran. */
 class DryRunRollback extends Error {}
 
-function asCreationError(err: unknown): AccountCreationError | null {
+export function asCreationError(err: unknown): AccountCreationError | null {
   if (err instanceof AccountCreationError) return err;
   if (isUniqueViolation(err, 'meter_points_identifier_key')) {
     return new AccountCreationError(

@@ -1,0 +1,258 @@
+/**
+ * The real deployments' V1 account endpoints (reference/endpoints.md): validate an account and
+ * answer its validated data, stage account data without creating it, and turn staged data into
+ * an account within the request (or, with `dry_run`, show that it would be).
+ */
+import { ApiError, item, RawBodyError, validationFailed } from '../http/errors.ts';
+import { localDate } from '../infra/clock.ts';
+import { type Db, withTransientRetry } from '../infra/db/db.ts';
+import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
+import { check, refuseUnlessOngoing, supplierNotFound } from './account-import.service.ts';
+import { createAccount } from './create-account.ts';
+import { findImportProcessStatus, recordTransition } from './import-process.queries.ts';
+import { IMPORT_PROCESS_EVENTS, PROCESSABLE } from './import-process-status.ts';
+import type { AccountPayload } from './payload/account-payload.schema.ts';
+import { isRegistryCode } from './payload/rules/registry-code.ts';
+import { validateAccountPayload } from './payload/validate-account-payload.ts';
+import {
+  insertStagedProcess,
+  lockImportProcess,
+  replaceStagedPayload,
+  supplierSendsWelcomeEmails,
+} from './staged-processes.queries.ts';
+import { asCreationError } from './worker/process-import.ts';
+
+const DOMAIN = 'import_process';
+
+/** The reference's AccountAlreadyImportedResponse, brand word replaced. */
+const alreadyImported = (external: string, accountNumber: string) =>
+  new RawBodyError(400, {
+    detail: 'This account has already been imported.',
+    code: 'account_import_process_already_imported',
+    external_account_number: external,
+    service_account_number: accountNumber,
+    non_field_errors: ['This account has already been imported.'],
+  });
+
+const inProgress = () =>
+  new ApiError(
+    400,
+    'account_import_process_in_progress',
+    'This account is being created right now; poll its status.',
+    { body: { domain: DOMAIN } },
+  );
+
+/** V1 bodies are the account itself: a `payload` key is a field the account does not have. */
+function bareAccount(body: unknown) {
+  if (body && typeof body === 'object' && Object.hasOwn(body, 'payload')) {
+    throw validationFailed([item('payload', 'unknown_field', 'Send the account itself, not {payload}.')]);
+  }
+  return body;
+}
+
+/** POST /v1/data-import/validate-account/: the validated (normalised) account, or every error. */
+export async function validateAccountV1(
+  db: Db,
+  suppliers: SupplierCache,
+  body: unknown,
+  timeZone: string,
+): Promise<AccountPayload> {
+  const checked = check(bareAccount(body), timeZone);
+  if (checked.code !== null && !(await suppliers.get(checked.code))) supplierNotFound(checked);
+  if (checked.errors.length > 0 || !checked.parsed.ok) {
+    throw new ApiError(400, 'account_failed_validation', 'The account data could not be validated.', {
+      body: { errors: checked.errors },
+    });
+  }
+  const account = checked.parsed.payload;
+  if (account.external_account_number) {
+    const status = await findImportProcessStatus(
+      db,
+      account.import_supplier,
+      account.external_account_number,
+    );
+    if (status?.account_number) throw alreadyImported(account.external_account_number, status.account_number);
+  }
+  return account;
+}
+
+export interface StagedAccount {
+  created: boolean;
+  external_account_number: string;
+  import_supplier_code: string;
+}
+
+/** POST /v1/data-import/account-import-process/create-or-update/: stages the data (201 new, 200 updated). */
+export async function stageAccount(
+  db: Db,
+  suppliers: SupplierCache,
+  body: unknown,
+  timeZone: string,
+): Promise<StagedAccount> {
+  const checked = check(bareAccount(body), timeZone);
+  const supplier = checked.code === null ? null : await suppliers.get(checked.code);
+  if (checked.code !== null && !supplier) supplierNotFound(checked);
+  const { errors, parsed } = checked;
+  if (parsed.ok && !parsed.payload.external_account_number) {
+    errors.push(
+      item('external_account_number', 'required', 'Staged data is kept by its external account number.'),
+    );
+  }
+  if (errors.length > 0 || !parsed.ok || !supplier) {
+    throw new ApiError(400, 'import_process_failed_validation', 'The account data failed validation.', {
+      body: { domain: DOMAIN, errors },
+    });
+  }
+  refuseUnlessOngoing(supplier);
+  const external = String(parsed.payload.external_account_number);
+  const staged: LatestStaged = {
+    event: IMPORT_PROCESS_EVENTS.STAGED,
+    occurred_at: new Date().toISOString(),
+    data: null,
+  };
+  const created = await withTransientRetry(() =>
+    db.transaction(async (tx) => {
+      const inserted = await tx.query(insertStagedProcess, [supplier.code, external, parsed.payload, staged]);
+      if (inserted.rowCount !== 0) return true;
+      const existing = (await lockImportProcess(tx, supplier.code, external))!;
+      if (existing.account_number !== null) throw alreadyImported(external, existing.account_number);
+      if (existing.status === 'IN_PROGRESS') throw inProgress();
+      await tx.query(replaceStagedPayload, [existing.id, parsed.payload]);
+      await recordTransition(tx, existing.id, { status: 'STAGED', event: IMPORT_PROCESS_EVENTS.STAGED });
+      return false;
+    }),
+  );
+  return { created, external_account_number: external, import_supplier_code: supplier.code };
+}
+
+interface LatestStaged {
+  event: string;
+  occurred_at: string;
+  data: null;
+}
+
+export interface ProcessRequest {
+  import_supplier_code: string;
+  external_account_number: string;
+  dry_run?: boolean;
+  operations_team_name?: string;
+}
+
+export interface ProcessedAccount {
+  external_account_number: string;
+  service_account_number: string;
+  /** Deprecated duplicate of service_account_number, as in the reference. */
+  account_number: string;
+}
+
+type Outcome =
+  | { kind: 'processed'; accountNumber: string }
+  | { kind: 'dry_run' }
+  | { kind: 'failed'; code: string; detail: string };
+
+/**
+ * POST /v1/data-import/account-import-process/process/: re-validates the staged data and creates
+ * the account in this request, under the process's row lock, exactly as a worker would.
+ */
+export async function processStagedAccount(
+  db: Db,
+  suppliers: SupplierCache,
+  request: ProcessRequest,
+  timeZone: string,
+): Promise<ProcessedAccount> {
+  const { import_supplier_code: code, external_account_number: external } = request;
+  if (request.operations_team_name !== undefined && !isRegistryCode(request.operations_team_name)) {
+    throw validationFailed([
+      item(
+        'operations_team_name',
+        'operations_team_name_does_not_exist',
+        'No operations team has this name.',
+      ),
+    ]);
+  }
+  const supplier = await suppliers.get(code);
+  if (!supplier) {
+    throw validationFailed([
+      item('import_supplier_code', 'import_supplier_not_found', `No import supplier has the code "${code}".`),
+    ]);
+  }
+  refuseUnlessOngoing(supplier);
+  const today = localDate(new Date(), timeZone);
+  const outcome = await withTransientRetry(() =>
+    db.transaction(async (tx): Promise<Outcome> => {
+      const process = await lockImportProcess(tx, code, external);
+      if (!process) {
+        throw validationFailed([
+          item(
+            'external_account_number',
+            'import_process_does_not_exist',
+            'No account data is staged under this number.',
+          ),
+        ]);
+      }
+      if (process.account_number !== null) throw alreadyImported(external, process.account_number);
+      if (process.status === 'IN_PROGRESS') throw inProgress();
+      if (!PROCESSABLE.includes(process.status)) {
+        throw new ApiError(
+          400,
+          'import_process_cancelled',
+          'This process was cancelled: stage the data again.',
+          {
+            body: { domain: DOMAIN },
+          },
+        );
+      }
+      const revalidated = validateAccountPayload(process.payload, { today });
+      if (!revalidated.ok) throw validationFailed(revalidated.errors, 'import_process_failed_validation');
+      const welcome =
+        (await tx.query<{ send: boolean }>(supplierSendsWelcomeEmails, [code])).rows[0]?.send ?? false;
+      await tx.exec('SAVEPOINT account_creation');
+      try {
+        const created = await createAccount(tx, {
+          importProcessId: process.id,
+          supplier: code,
+          externalAccountNumber: external,
+          payload: revalidated.value,
+          sendWelcomeEmail: welcome && !request.dry_run,
+          today,
+        });
+        if (request.dry_run) {
+          await tx.exec('ROLLBACK TO SAVEPOINT account_creation');
+          return { kind: 'dry_run' };
+        }
+        await recordTransition(tx, process.id, {
+          status: 'PROCESSED',
+          event: IMPORT_PROCESS_EVENTS.PROCESSED,
+          accountId: created.accountId,
+        });
+        return { kind: 'processed', accountNumber: created.accountNumber };
+      } catch (err) {
+        const failure = asCreationError(err);
+        if (!failure) throw err;
+        await tx.exec('ROLLBACK TO SAVEPOINT account_creation');
+        const error = { code: failure.code, detail: failure.message, domain: DOMAIN };
+        // A dry run changes nothing, even when it fails.
+        if (!request.dry_run) {
+          await recordTransition(tx, process.id, {
+            status: 'ERRORED',
+            event: IMPORT_PROCESS_EVENTS.ERRORED,
+            error,
+          });
+        }
+        return { kind: 'failed', code: failure.code, detail: failure.message };
+      }
+    }),
+  );
+  if (outcome.kind === 'dry_run') {
+    // The reference answers a dry run that would succeed with a 400 (nothing was created).
+    throw new ApiError(400, 'dry_run_succeeded', 'Dry run: the account would be created; nothing was kept.');
+  }
+  if (outcome.kind === 'failed') {
+    throw new ApiError(400, outcome.code, outcome.detail, { body: { domain: DOMAIN } });
+  }
+  return {
+    external_account_number: external,
+    service_account_number: outcome.accountNumber,
+    account_number: outcome.accountNumber,
+  };
+}
