@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { registerApiReferencePage } from './api-reference-page.ts';
+import { nameSchemaParts } from './openapi-components.ts';
 import { operationIdOf } from './operation-ids.ts';
 import { ErrorBodySchema } from './schemas.ts';
 
@@ -113,10 +114,11 @@ export async function registerOpenApi(app: FastifyInstance) {
       ],
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) || `def-${i}` },
-    transformObject: (document) =>
-      describeResponses(
-        'openapiObject' in document ? (document.openapiObject as Record<string, unknown>) : {},
-      ),
+    transformObject: (document) => {
+      const openapi = 'openapiObject' in document ? (document.openapiObject as Record<string, unknown>) : {};
+      nameSchemaParts(openapi, 'AccountPayload');
+      return describeResponses(openapi);
+    },
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

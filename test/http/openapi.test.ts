@@ -45,6 +45,26 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(vague, []);
   });
 
+  it('names the account payload and each of its parts as components', () => {
+    const components = (
+      document as unknown as { components: { schemas: Record<string, Record<string, any>> } }
+    ).components.schemas;
+    for (const name of [
+      'AccountPayload',
+      'Customer',
+      'SupplyAddress',
+      'ElectricityMeterPoint',
+      'GasMeterPoint',
+      'Ledger',
+    ])
+      assert.ok(components[name], `${name} is a component`);
+    assert.equal(components.AccountPayload.properties.customers.items.$ref, '#/components/schemas/Customer');
+    // Identical parts share one component: the transactions of every statement list.
+    const { current_statement_transactions: current, historical_statement_transactions: historical } =
+      components.AccountPayload.properties;
+    assert.deepEqual(current.items, historical.items);
+  });
+
   it("passes Redocly's recommended rules but the trailing slashes the interface requires", async () => {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({
