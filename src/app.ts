@@ -12,7 +12,9 @@ import { registerTokenAuth } from './http/auth-hook.ts';
 import { CredentialThrottle } from './http/credential-throttle.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import type { FollowUpDeps } from './http/follow-up.ts';
+import { frameworkErrorOptions, MAX_PATH_PARAM_LENGTH } from './http/framework-errors.ts';
 import { healthRoutes } from './http/health.routes.ts';
+import { registerJsonBodiesOnly } from './http/json-bodies.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerOperatorAuth } from './http/operator-auth.ts';
@@ -51,11 +53,13 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: false },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAM_LENGTH },
+    ...frameworkErrorOptions,
     ajv: {
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },
     },
   });
+  registerJsonBodiesOnly(app);
   const { db } = deps;
   const tokens = await TokenService.load(db);
   const keyScopes = await KeyScopes.open(db);
