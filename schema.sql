@@ -133,11 +133,12 @@ CREATE TABLE import_processes (
 CREATE TABLE import_suppliers (
   code text NOT NULL,
   status text NOT NULL DEFAULT 'Ongoing'::text,
-  document_root text NOT NULL DEFAULT ''::text,
+  document_root text NOT NULL,
   config jsonb NOT NULL DEFAULT '{}'::jsonb,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   modified_at timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT import_suppliers_code_check CHECK ((code ~ '^[A-Za-z0-9_-]{1,64}$'::text)),
+  CONSTRAINT import_suppliers_document_root_check CHECK (((document_root ~ '^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$'::text) AND (document_root !~ '(^|/)\.\.?(/|$)'::text))),
   CONSTRAINT import_suppliers_pkey PRIMARY KEY (code),
   CONSTRAINT import_suppliers_status_check CHECK ((status = ANY (ARRAY['Ongoing'::text, 'Paused'::text, 'Complete'::text])))
 );

@@ -9,8 +9,10 @@ import { KeyScopes } from './auth/key-scopes.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { FerryConfig } from './config.ts';
 import { registerTokenAuth } from './http/auth-hook.ts';
+import { CredentialThrottle } from './http/credential-throttle.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import type { FollowUpDeps } from './http/follow-up.ts';
+import { frameworkErrorOptions, MAX_PATH_PARAM_LENGTH } from './http/framework-errors.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerJsonBodies } from './http/json-body.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -52,7 +54,8 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: false },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAM_LENGTH },
+    ...frameworkErrorOptions,
     ajv: {
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },
       // After ajv-formats: `date` and `date-time` mean what they mean in the account payload.
@@ -68,6 +71,8 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     await suppliers.close();
   });
   const limiter = new RateLimiter(config.rateLimitPerSecond);
+  // Failed credential checks per client address, shared by obtainToken and the operator key.
+  const credentialThrottle = new CredentialThrottle();
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -86,7 +91,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   registerMetrics(app);
   await registerOpenApi(app);
   await app.register(healthRoutes, { db });
-  await registerGraphql(app, { db, tokens, keyScopes });
+  await registerGraphql(app, { db, tokens, keyScopes, throttle: credentialThrottle });
 
   // Data-import REST routes: every one behind the token hook and supplier scoping.
   await app.register(async (scope) => {
@@ -117,7 +122,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
       scope.addHook('onRoute', (route) => {
         route.schema = { ...route.schema, security: [{ operator: [] }] };
       });
-      registerOperatorAuth(scope, deps.operatorKey);
+      registerOperatorAuth(scope, deps.operatorKey, credentialThrottle);
       await scope.register(supplierAdminRoutes, { db, suppliers });
       await scope.register(apiKeyAdminRoutes, { db, keyScopes });
       await scope.register(importProcessAdminRoutes, { db });

@@ -9,7 +9,8 @@ import { createPaymentVendors } from './infra/vendors/vendor-registry.ts';
 import { startWorkers } from './worker.ts';
 
 /**
- * `ferry serve`: migrates, then listens; with `withWorker` an in-process worker runs too.
+ * `ferry serve`: migrates, then listens; with `withWorker` an in-process worker runs too, started
+ * once the port is ours. A failed listen closes everything and throws (the CLI exits non-zero).
  * SIGTERM/SIGINT stop it gracefully: in-flight requests finish, then connections close.
  */
 export async function runServer(config: FerryConfig, opts: { withWorker: boolean }): Promise<void> {
@@ -30,8 +31,22 @@ export async function runServer(config: FerryConfig, opts: { withWorker: boolean
     operatorKey,
     logger: { level: config.logLevel },
   });
+  // Listen first: a process that cannot serve must not go on working (a worker left running
+  // would keep it alive, holding the database, after the listen failed).
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await app.close();
+    await objectStore.close();
+    await db.close();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(
+        `port ${config.port} on ${config.host} is already in use: is another Ferry running? Set PORT.`,
+      );
+    }
+    throw err;
+  }
   const workers = opts.withWorker ? startWorkers(config, { db, logger: app.log }) : null;
-  await app.listen({ port: config.port, host: config.host });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -2498,7 +2498,7 @@ export interface operations {
                         /** @description Record a welcome e-mail when an account is created. */
                         send_welcome_emails?: boolean;
                     };
-                    /** @description Folder of this supplier's documents inside the document store. */
+                    /** @description Folder of this supplier's documents inside the document store (default: the code in lower case). It may neither contain nor lie inside another supplier's root. */
                     document_root?: string;
                     /** @enum {string} */
                     status?: "Ongoing" | "Paused" | "Complete";
@@ -2553,7 +2553,7 @@ export interface operations {
                         /** @description Record a welcome e-mail when an account is created. */
                         send_welcome_emails?: boolean;
                     };
-                    /** @description Folder of this supplier's documents inside the document store. */
+                    /** @description Folder of this supplier's documents inside the document store (default: the code in lower case). It may neither contain nor lie inside another supplier's root. */
                     document_root?: string;
                     /** @enum {string} */
                     status?: "Ongoing" | "Paused" | "Complete";

@@ -84,9 +84,8 @@ export function registerErrorHandling(app: FastifyInstance) {
     return reply.code(500).send({ detail: 'A server error occurred.', code: 'server_error' });
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    reply
-      .code(404)
-      .send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' }),
+  // The URL is not echoed: it may be long, and it is the client's own input.
+  app.setNotFoundHandler((_request, reply) =>
+    reply.code(404).send({ detail: 'No route matches this method and path.', code: 'not_found' }),
   );
 }

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_NESTING_DEPTH } from '../vocabulary/field-types.ts';
-import { type ErrorItem, item, validationFailed } from './errors.ts';
+import { ApiError, type ErrorItem, item, validationFailed } from './errors.ts';
 import { joinAttr } from './validation-errors.ts';
 
 declare module 'fastify' {
@@ -70,6 +70,7 @@ function relativeToPayload(problems: ErrorItem[], body: unknown, request: Fastif
 }
 
 export function registerJsonBodies(app: FastifyInstance) {
+  refuseOtherBodies(app);
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
@@ -107,3 +108,22 @@ function readBooleanFlags(request: FastifyRequest, query: Record<string, unknown
     else if (query[name] === 'false') query[name] = false;
   }
 }
+
+/**
+ * JSON is the only request body Ferry takes (PRODUCT §6 "Content type"): any other Content-Type
+ * is 415 `unsupported_media_type` before any validation. Fastify already answers 415 for types
+ * it has no parser for; its built-in text/plain parser is removed (it handed a string to
+ * validation, a 400), and a POST to an endpoint that takes a body but sends no Content-Type is
+ * refused too. Endpoints without a body (cancel, retry) accept a POST without one.
+ */
+function refuseOtherBodies(app: FastifyInstance) {
+  app.removeContentTypeParser('text/plain');
+  app.addHook('preValidation', async (request) => {
+    if (request.method !== 'POST' && request.method !== 'PATCH' && request.method !== 'PUT') return;
+    if (request.headers['content-type'] !== undefined) return;
+    if (request.routeOptions.schema?.body !== undefined) throw unsupportedMediaType();
+  });
+}
+
+const unsupportedMediaType = () =>
+  new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');

@@ -100,7 +100,7 @@ export async function createNotes(deps: FollowUpDeps, request: NotesRequest): Pr
     keys.map((key, j) => ({ key, attr: `notes.${i}.document_paths.${j}.document_path` })),
   );
   await forEachConcurrently(paths, DOCUMENT_CHECKS_IN_FLIGHT, async ({ key, attr }) => {
-    if (key !== null && (await objectStore.head(key)) === null) {
+    if (key !== null && (await objectStore.head(key, { within: documentRoot })) === null) {
       errors.push(item(attr, 'path_does_not_exist_in_file_store', 'No document exists at that path.'));
     }
   });

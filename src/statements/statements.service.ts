@@ -66,7 +66,9 @@ export async function createStatements(
       errors.push(item(pathAt, resolved.code, resolved.detail));
       return;
     }
-    const start = await objectStore.readStart(resolved.key, PDF_MAGIC.length);
+    const start = await objectStore.readStart(resolved.key, PDF_MAGIC.length, {
+      within: documentRoot,
+    });
     if (start === null) {
       errors.push(item(pathAt, 'path_does_not_exist_in_file_store', 'No document exists at that path.'));
     } else if (!start.equals(PDF_MAGIC)) {

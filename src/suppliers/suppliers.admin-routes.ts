@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import { badRequest, item, notFound, validationFailed } from '../http/errors.ts';
 import { StringEnum } from '../http/schemas.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
 import {
   createSupplier,
+  DocumentRootOverlapError,
   listSuppliersWithCounts,
   SUPPLIER_STATUSES,
   type Supplier,
@@ -29,7 +30,8 @@ const StatusSchema = StringEnum(SUPPLIER_STATUSES);
 const DocumentRootSchema = Type.String({
   maxLength: 512,
   pattern: '^[A-Za-z0-9._/-]*$',
-  description: "Folder of this supplier's documents inside the document store.",
+  description:
+    "Folder of this supplier's documents inside the document store (default: the code in lower case). It may neither contain nor lie inside another supplier's root.",
 });
 
 const CreateBody = Type.Object(
@@ -51,24 +53,33 @@ const PatchBody = Type.Object(
 );
 const CodeParams = Type.Object({ code: Type.String() });
 
-/** Normalises a document root: no leading/trailing slashes, no `.` or `..` segments. */
+const rootError = (code: string, detail: string, top = 'validation_error') =>
+  validationFailed([item('document_root', code, detail)], top, 'The request is not valid.');
+
+/** Normalises a document root: no leading/trailing slashes, no `.` or `..` segments, not empty. */
 function documentRoot(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const parts = raw.split('/').filter((p) => p !== '');
   if (parts.some((p) => p === '.' || p === '..')) {
-    throw new ApiError(400, 'validation_error', 'The request is not valid.', {
-      body: {
-        errors: [
-          {
-            attr: 'document_root',
-            code: 'invalid_document_path',
-            detail: 'The root may not contain . or .. segments.',
-          },
-        ],
-      },
-    });
+    throw rootError('invalid_document_path', 'The root may not contain . or .. segments.');
   }
+  // "" or "/" would be the whole store, every other supplier's documents included.
+  if (parts.length === 0) throw rootError('blank', 'The root must name a folder of the document store.');
   return parts.join('/');
+}
+
+/** Runs a supplier write, answering an overlapping document root as a 400 at `document_root`. */
+async function refusingOverlaps<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!(err instanceof DocumentRootOverlapError)) throw err;
+    throw rootError(
+      'document_root_overlaps',
+      `The document root "${err.documentRoot}" overlaps the root "${err.other.document_root}" of import supplier ${err.other.code}; each supplier needs a folder of its own.`,
+      'document_root_overlaps',
+    );
+  }
 }
 
 export const supplierView = (s: Supplier | SupplierWithCounts) => ({
@@ -93,7 +104,8 @@ export async function supplierAdminRoutes(
         config?: Record<string, boolean>;
       };
       try {
-        const s = await createSupplier(db, { ...body, document_root: documentRoot(body.document_root) });
+        const root = documentRoot(body.document_root);
+        const s = await refusingOverlaps(() => createSupplier(db, { ...body, document_root: root }));
         return reply.code(201).send(supplierView(s));
       } catch (err) {
         if (err instanceof SupplierExistsError)
@@ -136,10 +148,10 @@ export async function supplierAdminRoutes(
         config?: Record<string, boolean>;
       };
       const { code } = request.params as { code: string };
-      const s = await updateSupplierSettings(db, code, {
-        ...body,
-        document_root: documentRoot(body.document_root),
-      });
+      const root = documentRoot(body.document_root);
+      const s = await refusingOverlaps(() =>
+        updateSupplierSettings(db, code, { ...body, document_root: root }),
+      );
       suppliers.forget(code);
       if (!s) throw notFound('No import supplier has that code.');
       return supplierView(s);

@@ -47,6 +47,22 @@ const updateSupplier = sql(
    )
    SELECT ${COLUMNS} FROM updated CROSS JOIN LATERAL (SELECT pg_notify('ferry_supplier_changed', code)) n`,
 );
+// Roots overlap when one is the other or a folder inside it, compared without case: on a
+// case-insensitive file system `Acme` and `acme` are one folder.
+const selectOverlappingRoot = sql(
+  'selectOverlappingDocumentRoot',
+  `SELECT code, document_root FROM import_suppliers
+    WHERE code <> $1
+      AND (starts_with(lower(document_root) || '/', lower($2) || '/')
+           OR starts_with(lower($2) || '/', lower(document_root) || '/'))
+    ORDER BY code LIMIT 1`,
+);
+// Blocks other supplier writes (not reads, nor the foreign-key checks of process inserts) until
+// commit, so two suppliers cannot take overlapping roots at the same moment.
+const lockSuppliersForRootChange = sql(
+  'lockSuppliersForRootChange',
+  'LOCK TABLE import_suppliers IN SHARE ROW EXCLUSIVE MODE',
+);
 const countProcesses = sql(
   'countImportProcessesBySupplier',
   `SELECT import_supplier, status, count(*)::int AS n FROM import_processes
@@ -60,18 +76,45 @@ const withDefaults = (s: Supplier): Supplier => ({
 
 export class SupplierExistsError extends Error {}
 
+/** The document root asked for contains another supplier's root, or lies inside it. */
+export class DocumentRootOverlapError extends Error {
+  constructor(
+    readonly documentRoot: string,
+    readonly other: { code: string; document_root: string },
+  ) {
+    super(`document root ${documentRoot} overlaps ${other.code}'s root ${other.document_root}`);
+  }
+}
+
+/** The default root of a supplier: its code in lower case. */
+export const defaultDocumentRoot = (code: string) => code.toLowerCase();
+
+/** Takes the lock, then refuses a root that overlaps another supplier's. */
+async function assertRootIsFree(tx: Queryable, code: string, documentRoot: string): Promise<void> {
+  await tx.query(lockSuppliersForRootChange);
+  const { rows } = await tx.query<{ code: string; document_root: string }>(selectOverlappingRoot, [
+    code,
+    documentRoot,
+  ]);
+  if (rows[0]) throw new DocumentRootOverlapError(documentRoot, rows[0]);
+}
+
 export async function createSupplier(
   db: Db,
   input: { code: string; status?: SupplierStatus; document_root?: string; config?: Partial<SupplierConfig> },
 ): Promise<Supplier> {
+  const documentRoot = input.document_root ?? defaultDocumentRoot(input.code);
   try {
-    const { rows } = await db.query<Supplier>(insertSupplier, [
-      input.code,
-      input.status ?? 'Ongoing',
-      input.document_root ?? '',
-      { ...DEFAULT_SUPPLIER_CONFIG, ...input.config },
-    ]);
-    return withDefaults(rows[0]);
+    return await db.transaction(async (tx) => {
+      await assertRootIsFree(tx, input.code, documentRoot);
+      const { rows } = await tx.query<Supplier>(insertSupplier, [
+        input.code,
+        input.status ?? 'Ongoing',
+        documentRoot,
+        { ...DEFAULT_SUPPLIER_CONFIG, ...input.config },
+      ]);
+      return withDefaults(rows[0]);
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw new SupplierExistsError(input.code);
     throw err;
@@ -97,13 +140,16 @@ export async function updateSupplierSettings(
   code: string,
   patch: { status?: SupplierStatus; document_root?: string; config?: Partial<SupplierConfig> },
 ): Promise<Supplier | null> {
-  const { rows } = await db.query<Supplier>(updateSupplier, [
-    code,
-    patch.status ?? null,
-    patch.document_root ?? null,
-    patch.config ?? null,
-  ]);
-  return rows[0] ? withDefaults(rows[0]) : null;
+  return db.transaction(async (tx) => {
+    if (patch.document_root !== undefined) await assertRootIsFree(tx, code, patch.document_root);
+    const { rows } = await tx.query<Supplier>(updateSupplier, [
+      code,
+      patch.status ?? null,
+      patch.document_root ?? null,
+      patch.config ?? null,
+    ]);
+    return rows[0] ? withDefaults(rows[0]) : null;
+  });
 }
 
 const zeroCounts = () =>

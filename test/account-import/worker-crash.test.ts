@@ -20,7 +20,9 @@ describe('worker processes killed mid-run', {
 
   before(async () => {
     tdb = await createTestDb();
-    await tdb.db.query(sql('', "INSERT INTO import_suppliers (code) VALUES ('CRASH')"));
+    await tdb.db.query(
+      sql('', "INSERT INTO import_suppliers (code, document_root) VALUES ('CRASH', 'crash')"),
+    );
     const rows = Array.from({ length: ACCOUNTS }, (_, i) => accountFor('CRASH', i + 1));
     for (let i = 0; i < rows.length; i += 1000) {
       await tdb.db.query(

@@ -19,11 +19,11 @@ export const usingPostgresServer = () => Boolean(process.env.DATABASE_URL);
  * A fresh, migrated database for one test file: an in-memory PGlite, or, when DATABASE_URL is
  * set, a schema of its own on that server (dropped at cleanup), so parallel files never collide.
  */
-export async function createTestDb(opts: { poolSize?: number } = {}): Promise<TestDb> {
+export async function createTestDb(opts: { poolSize?: number; migrateTo?: number } = {}): Promise<TestDb> {
   const url = process.env.DATABASE_URL;
   if (!url) {
     const db = await openPgliteDb(null);
-    await migrate(db);
+    await migrate(db, opts.migrateTo);
     return { db, cleanup: () => db.close() };
   }
   const schema = `test_${randomBytes(6).toString('hex')}`;
@@ -32,7 +32,7 @@ export async function createTestDb(opts: { poolSize?: number } = {}): Promise<Te
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const db = await openPgDb({ connectionString: url, schema, max: opts.poolSize ?? 5 });
-  await migrate(db);
+  await migrate(db, opts.migrateTo);
   return {
     db,
     url: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,

@@ -17,10 +17,14 @@ describe('database layer', () => {
   });
 
   it('commits a transaction that resolves and rolls back one that throws', async () => {
-    await t.db.transaction((tx) => tx.query(sql('', "INSERT INTO import_suppliers (code) VALUES ('TX1')")));
+    await t.db.transaction((tx) =>
+      tx.query(sql('', "INSERT INTO import_suppliers (code, document_root) VALUES ('TX1', lower('TX1'))")),
+    );
     await assert.rejects(
       t.db.transaction(async (tx) => {
-        await tx.query(sql('', "INSERT INTO import_suppliers (code) VALUES ('TX2')"));
+        await tx.query(
+          sql('', "INSERT INTO import_suppliers (code, document_root) VALUES ('TX2', lower('TX2'))"),
+        );
         throw new Error('stop');
       }),
       /stop/,

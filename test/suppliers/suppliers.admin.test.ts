@@ -14,7 +14,7 @@ describe('admin API: import suppliers', () => {
     const s = await admin(t.app, 'POST', '/import-suppliers/', { code: 'ALPHA' });
     assert.equal(s.code, 'ALPHA');
     assert.equal(s.status, 'Ongoing');
-    assert.equal(s.document_root, '');
+    assert.equal(s.document_root, 'alpha');
     assert.deepEqual(s.config, { send_welcome_emails: false, dry_run_only: false });
     assert.match(String(s.created_at), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   });

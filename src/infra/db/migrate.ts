@@ -9,8 +9,9 @@ const MIGRATION_LOCK_ID = 727_001;
 /**
  * Applies pending forward-only migrations in one transaction, so a failing migration leaves
  * nothing half-applied. Throws on failure (never logs and carries on). Returns the versions applied.
+ * `target` stops at that version (tests of a migration's effect on older data).
  */
-export async function migrate(db: Db): Promise<number[]> {
+export async function migrate(db: Db, target?: number): Promise<number[]> {
   return db.transaction(async (tx) => {
     await tx.query(sql('migrateLock', 'SELECT pg_advisory_xact_lock($1)'), [MIGRATION_LOCK_ID]);
     // The connection's schema (search_path), so a database URL with `options=-c search_path=x` works.
@@ -24,7 +25,7 @@ export async function migrate(db: Db): Promise<number[]> {
       execQuery: async (query: string) => ({ rows: (await tx.query(sql('', query))).rows }),
       execSqlScript: (script: string) => tx.exec(script),
     });
-    const applied = await postgrator.migrate();
+    const applied = await postgrator.migrate(target === undefined ? 'max' : String(target));
     return applied.map((m) => m.version);
   });
 }

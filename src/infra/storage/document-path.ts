@@ -110,11 +110,13 @@ export function isDocumentPath(path: unknown): boolean {
 
 /**
  * The segments of a supplier's document root. Roots are normalised when the operator sets them
- * (no leading or trailing `/`), so an unsafe one here means the stored data was changed by hand.
+ * (no leading or trailing `/`, never empty), so an unsafe one here means the stored data was
+ * changed by hand. An empty root would be the whole store, every other supplier's included.
  */
 export function documentRootSegments(documentRoot: string): string[] {
   const segments = documentRoot.split('/').filter((s) => s !== '');
   const unsafe =
+    segments.length === 0 ||
     CONTROL_CHARACTER.test(documentRoot) ||
     documentRoot.includes('\\') ||
     SCHEME_PREFIX.test(documentRoot) ||

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { type ObjectInfo, type ObjectStore, ObjectStoreError, objectKeySegments } from './object-store.ts';
+import {
+  folderSegments,
+  type ObjectInfo,
+  type ObjectStore,
+  ObjectStoreError,
+  objectKeySegments,
+  type ReadOptions,
+} from './object-store.ts';
 
 /** Errors that mean "no object under this key" rather than "the store is broken". */
 const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
@@ -27,19 +34,19 @@ export class FileObjectStore implements ObjectStore {
     this.root = resolve(rootDir);
   }
 
-  async get(key: string): Promise<Buffer | null> {
-    return this.#read('get', key, async (file) => readFile(file));
+  async get(key: string, options?: ReadOptions): Promise<Buffer | null> {
+    return this.#read('get', key, options, async (file) => readFile(file));
   }
 
-  async head(key: string): Promise<ObjectInfo | null> {
-    return this.#read('head', key, async (file) => {
+  async head(key: string, options?: ReadOptions): Promise<ObjectInfo | null> {
+    return this.#read('head', key, options, async (file) => {
       const info = await stat(file);
       return info.isFile() ? { size: info.size } : null;
     });
   }
 
-  async readStart(key: string, length: number): Promise<Buffer | null> {
-    return this.#read('readStart', key, async (file) => {
+  async readStart(key: string, length: number, options?: ReadOptions): Promise<Buffer | null> {
+    return this.#read('readStart', key, options, async (file) => {
       const handle = await open(file, 'r');
       try {
         const buffer = Buffer.alloc(Math.max(0, length));
@@ -93,16 +100,22 @@ export class FileObjectStore implements ObjectStore {
 
   async close(): Promise<void> {}
 
-  /** Runs a read on the real path of the key's file; absent or outside the root reads as null. */
+  /**
+   * Runs a read on the real path of the key's file; absent, outside the root or outside the
+   * `within` folder reads as null. The folder is taken literally under the root's real path: a
+   * folder that is itself a symlink (into another supplier's, say) confines to nothing.
+   */
   async #read<T>(
     operation: 'get' | 'head' | 'readStart',
     key: string,
+    options: ReadOptions | undefined,
     readFn: (file: string) => Promise<T | null>,
   ): Promise<T | null> {
     const file = this.#pathOf(key);
+    const folder = options?.within === undefined ? [] : folderSegments(key, options.within);
     try {
       const real = await realpath(file);
-      await this.#assertInsideRoot(real);
+      await this.#assertInsideRoot(real, folder);
       return await readFn(real);
     } catch (err) {
       if (err instanceof OutsideRootError || ABSENT.has(errnoOf(err) ?? '')) return null;
@@ -117,10 +130,13 @@ export class FileObjectStore implements ObjectStore {
     return file;
   }
 
-  async #assertInsideRoot(path: string): Promise<void> {
+  /** `folder`: segments of a folder under the root that the path must lie strictly inside. */
+  async #assertInsideRoot(path: string, folder: string[] = []): Promise<void> {
     this.#realRoot ??= await realpath(this.root);
     const real = await realpath(path);
-    if (real !== this.#realRoot && !real.startsWith(this.#realRoot + sep)) {
+    if (folder.length > 0) {
+      if (!real.startsWith(join(this.#realRoot, ...folder) + sep)) throw new OutsideRootError(path);
+    } else if (real !== this.#realRoot && !real.startsWith(this.#realRoot + sep)) {
       throw new OutsideRootError(path);
     }
   }

@@ -10,16 +10,26 @@ export interface ObjectInfo {
   size: number;
 }
 
+/** How a read is confined. */
+export interface ReadOptions {
+  /**
+   * A folder of the store (a key prefix: a supplier's document root) that the key must name an
+   * object in, and that the object must really lie in: one reached through a symlink leading
+   * out of the folder reads as absent, exactly as if there were no object.
+   */
+  within?: string;
+}
+
 export interface ObjectStore {
   /** The whole object, or null when there is no object under that key. */
-  get(key: string): Promise<Buffer | null>;
+  get(key: string, options?: ReadOptions): Promise<Buffer | null>;
   /** Size of the object, or null when there is none: the cheap existence check. */
-  head(key: string): Promise<ObjectInfo | null>;
+  head(key: string, options?: ReadOptions): Promise<ObjectInfo | null>;
   /**
    * At most the first `length` bytes (fewer when the object is shorter), or null when there is
    * no object. Reads only those bytes, so checking a 50 MB PDF's magic costs one small request.
    */
-  readStart(key: string, length: number): Promise<Buffer | null>;
+  readStart(key: string, length: number, options?: ReadOptions): Promise<Buffer | null>;
   /** Writes the whole object at once: readers see the old object or the new one, never a mix. */
   put(key: string, body: Buffer, contentType?: string): Promise<void>;
   /** Removes the object; removing an object that does not exist is not an error. */
@@ -77,4 +87,16 @@ export function objectKeySegments(key: string): string[] {
     }
   }
   return segments;
+}
+
+/**
+ * The segments of `within` (a folder), after checking that `key` names something inside it.
+ * Keys come from resolveDocumentKey under the same root, so a key outside it is a bug.
+ */
+export function folderSegments(key: string, within: string): string[] {
+  const folder = objectKeySegments(within);
+  const segments = objectKeySegments(key);
+  const inside = segments.length > folder.length && folder.every((s, i) => segments[i] === s);
+  if (!inside) throw new InvalidObjectKeyError(key, `not inside the folder ${JSON.stringify(within)}`);
+  return folder;
 }

@@ -5,7 +5,14 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { type ObjectInfo, type ObjectStore, ObjectStoreError, objectKeySegments } from './object-store.ts';
+import {
+  folderSegments,
+  type ObjectInfo,
+  type ObjectStore,
+  ObjectStoreError,
+  objectKeySegments,
+  type ReadOptions,
+} from './object-store.ts';
 
 export interface S3ObjectStoreOptions {
   bucket: string;
@@ -76,8 +83,8 @@ export class S3ObjectStore implements ObjectStore {
     });
   }
 
-  async get(key: string): Promise<Buffer | null> {
-    const Key = this.#s3Key(key);
+  async get(key: string, options?: ReadOptions): Promise<Buffer | null> {
+    const Key = this.#s3Key(key, options);
     try {
       const res = await this.#client.send(
         new GetObjectCommand({ Bucket: this.bucket, Key }),
@@ -90,8 +97,8 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async head(key: string): Promise<ObjectInfo | null> {
-    const Key = this.#s3Key(key);
+  async head(key: string, options?: ReadOptions): Promise<ObjectInfo | null> {
+    const Key = this.#s3Key(key, options);
     try {
       const res = await this.#client.send(
         new HeadObjectCommand({ Bucket: this.bucket, Key }),
@@ -104,8 +111,8 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async readStart(key: string, length: number): Promise<Buffer | null> {
-    const Key = this.#s3Key(key);
+  async readStart(key: string, length: number, options?: ReadOptions): Promise<Buffer | null> {
+    const Key = this.#s3Key(key, options);
     if (length <= 0) return (await this.head(key)) ? Buffer.alloc(0) : null;
     try {
       const res = await this.#client.send(
@@ -155,7 +162,9 @@ export class S3ObjectStore implements ObjectStore {
     this.#client.destroy();
   }
 
-  #s3Key(key: string): string {
+  /** S3 has no symlinks: a key inside the `within` folder names an object inside it. */
+  #s3Key(key: string, options?: ReadOptions): string {
+    if (options?.within !== undefined) folderSegments(key, options.within);
     const segments = objectKeySegments(key);
     return this.prefix === '' ? segments.join('/') : `${this.prefix}/${segments.join('/')}`;
   }

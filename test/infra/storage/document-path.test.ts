@@ -16,7 +16,7 @@ describe('resolveDocumentKey', () => {
       'EXTERNAL-1234/2019-06-01-to-2019-07-01.pdf',
       'suppliers/tentacle/EXTERNAL-1234/2019-06-01-to-2019-07-01.pdf',
     ],
-    ['', 'statement.pdf', 'statement.pdf'],
+    ['r', 'statement.pdf', 'r/statement.pdf'],
     ['/TENTACLE/', 'a.pdf', 'TENTACLE/a.pdf'],
     ['TENTACLE', 'a b/c d.pdf', 'TENTACLE/a b/c d.pdf'],
     ['TENTACLE', 'ünïcødé/報告.pdf', 'TENTACLE/ünïcødé/報告.pdf'],
@@ -27,7 +27,7 @@ describe('resolveDocumentKey', () => {
     ['TENTACLE', 'a%20b.pdf', 'TENTACLE/a%20b.pdf'],
     ['TENTACLE', 'notes/a:b.pdf', 'TENTACLE/notes/a:b.pdf'],
     ['TENTACLE', '2019:a.pdf', 'TENTACLE/2019:a.pdf'],
-    ['', 'x'.repeat(1024), 'x'.repeat(1024)],
+    ['r', 'x'.repeat(1022), `r/${'x'.repeat(1022)}`],
   ];
   for (const [root, path, key] of accepted) {
     it(`places ${JSON.stringify(path.length > 40 ? `${path.slice(0, 40)}…` : path)} under root ${JSON.stringify(root)}`, () => {
@@ -96,18 +96,19 @@ describe('resolveDocumentKey', () => {
 
   it('rejects a path that only becomes too long under the root', () => {
     const root = 'r'.repeat(100);
-    assert.equal(resolveDocumentKey('', 'x'.repeat(1024)).ok, true);
+    assert.equal(resolveDocumentKey('r', 'x'.repeat(1022)).ok, true);
     const result = resolveDocumentKey(root, 'x'.repeat(1000));
     assert.equal(result.ok, false);
   });
 
   it('counts the key limit in UTF-8 bytes, as S3 does', () => {
-    assert.equal(resolveDocumentKey('', 'é'.repeat(512)).ok, true);
-    assert.equal(resolveDocumentKey('', 'é'.repeat(513)).ok, false);
+    assert.equal(resolveDocumentKey('r', 'é'.repeat(511)).ok, true);
+    assert.equal(resolveDocumentKey('r', `${'é'.repeat(511)}x`).ok, false);
   });
 
   it('throws on a document root that is not a safe relative folder', () => {
-    for (const root of ['..', 'a/../..', './a', 'a\\b', 's3://bucket', 'a\u0000']) {
+    // An empty root (or only slashes) would be the whole store, every supplier's documents.
+    for (const root of ['', '/', '//', '..', 'a/../..', './a', 'a\\b', 's3://bucket', 'a\u0000']) {
       assert.throws(() => resolveDocumentKey(root, 'a.pdf'), InvalidDocumentRootError, root);
     }
   });

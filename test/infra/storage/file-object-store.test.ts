@@ -71,6 +71,27 @@ describe('FileObjectStore on the file system', () => {
     assert.deepEqual(await store.get('alias.pdf'), Buffer.from('%PDF-inside'));
   });
 
+  it('confines a read within a folder to that folder, symlinks included', async () => {
+    await store.put('tenant-b/x.pdf', Buffer.from('%PDF-b'));
+    await store.put('tenant-a/real.pdf', Buffer.from('%PDF-a'));
+    await symlink('../tenant-b', join(root, 'tenant-a', 'link'));
+    await symlink(join(root, 'tenant-b', 'x.pdf'), join(root, 'tenant-a', 'y.pdf'));
+    await symlink('real.pdf', join(root, 'tenant-a', 'alias.pdf'));
+    await symlink('tenant-b', join(root, 'tenant-c'));
+    const within = { within: 'tenant-a' };
+    for (const key of ['tenant-a/link/x.pdf', 'tenant-a/y.pdf']) {
+      assert.equal(await store.get(key, within), null, key);
+      assert.equal(await store.head(key, within), null, key);
+      assert.equal(await store.readStart(key, 4, within), null, key);
+      // Inside the store, so without a folder the same key reads B's document.
+      assert.deepEqual(await store.get(key), Buffer.from('%PDF-b'), key);
+    }
+    // A supplier folder that is itself a symlink into another's confines to nothing.
+    assert.equal(await store.head('tenant-c/x.pdf', { within: 'tenant-c' }), null);
+    // A symlink that stays inside the folder is followed.
+    assert.deepEqual(await store.get('tenant-a/alias.pdf', within), Buffer.from('%PDF-a'));
+  });
+
   it('works when the root itself is reached through a symlink', async () => {
     await symlink(root, join(dir, 'root-link'));
     const viaLink = new FileObjectStore(join(dir, 'root-link'));

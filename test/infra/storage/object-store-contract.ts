@@ -73,6 +73,20 @@ export function describeObjectStoreContract(name: string, open: () => Promise<Ob
       assert.ok(stored && bodies.some((body) => body.equals(stored)), 'the stored body is one of those put');
     });
 
+    it('reads within a folder, and refuses a key outside that folder as a bug', async () => {
+      await store.put('tenant-a/notes/a.pdf', PDF);
+      await store.put('tenant-b/notes/b.pdf', PDF);
+      const within = { within: 'tenant-a' };
+      assert.deepEqual(await store.head('tenant-a/notes/a.pdf', within), { size: PDF.length });
+      assert.equal((await store.readStart('tenant-a/notes/a.pdf', 5, within))?.toString('latin1'), '%PDF-');
+      assert.deepEqual(await store.get('tenant-a/notes/a.pdf', { within: 'tenant-a/notes' }), PDF);
+      assert.equal(await store.head('tenant-a/notes/missing.pdf', within), null);
+      await assert.rejects(store.head('tenant-b/notes/b.pdf', within), InvalidObjectKeyError);
+      await assert.rejects(store.get('tenant-ab/notes/b.pdf', within), InvalidObjectKeyError);
+      await assert.rejects(store.readStart('tenant-a', 5, within), InvalidObjectKeyError);
+      await assert.rejects(store.head('tenant-a/notes/a.pdf', { within: '' }), InvalidObjectKeyError);
+    });
+
     it('deletes an object, and deleting a missing object is not an error', async () => {
       await store.put('delete/note.txt', Buffer.from('x'));
       await store.delete('delete/note.txt');
