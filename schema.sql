@@ -185,6 +185,8 @@ CREATE TABLE notes (
   created_at timestamp with time zone NOT NULL,
   is_pinned boolean NOT NULL DEFAULT false,
   unpin_at timestamp with time zone,
+  external_id text,
+  is_archived boolean NOT NULL DEFAULT false,
   CONSTRAINT notes_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
   CONSTRAINT notes_pkey PRIMARY KEY (id)
 );
@@ -199,6 +201,9 @@ CREATE TABLE payment_instructions (
   active boolean NOT NULL,
   details jsonb NOT NULL DEFAULT '{}'::jsonb,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
+  ledger_code text,
+  use_for_scheduled_payments boolean,
+  valid_from date,
   CONSTRAINT payment_instructions_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
   CONSTRAINT payment_instructions_account_vendor_reference UNIQUE (account_id, vendor, reference),
   CONSTRAINT payment_instructions_pkey PRIMARY KEY (id),
@@ -293,7 +298,6 @@ CREATE TABLE transactions (
   data jsonb NOT NULL DEFAULT '{}'::jsonb,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT transactions_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
-  CONSTRAINT transactions_account_id_transaction_id_key UNIQUE (account_id, transaction_id),
   CONSTRAINT transactions_ledger_id_fkey FOREIGN KEY (ledger_id) REFERENCES ledgers(id),
   CONSTRAINT transactions_pkey PRIMARY KEY (id),
   CONSTRAINT transactions_statement_check CHECK ((statement = ANY (ARRAY['historical'::text, 'current'::text])))
@@ -332,6 +336,7 @@ CREATE UNIQUE INDEX meter_points_pkey ON meter_points USING btree (id);
 CREATE INDEX meters_meter_point ON meters USING btree (meter_point_id);
 CREATE UNIQUE INDEX meters_pkey ON meters USING btree (id);
 CREATE INDEX notes_account ON notes USING btree (account_id);
+CREATE INDEX notes_account_external_id ON notes USING btree (account_id, external_id) WHERE (external_id IS NOT NULL);
 CREATE UNIQUE INDEX notes_pkey ON notes USING btree (id);
 CREATE UNIQUE INDEX payment_instructions_account_vendor_reference ON payment_instructions USING btree (account_id, vendor, reference);
 CREATE UNIQUE INDEX payment_instructions_one_active_per_type ON payment_instructions USING btree (account_id, type) WHERE active;
@@ -348,5 +353,5 @@ CREATE UNIQUE INDEX statements_account_id_statement_id_key ON statements USING b
 CREATE UNIQUE INDEX statements_pkey ON statements USING btree (id);
 CREATE INDEX supply_addresses_account ON supply_addresses USING btree (account_id);
 CREATE UNIQUE INDEX supply_addresses_pkey ON supply_addresses USING btree (id);
-CREATE UNIQUE INDEX transactions_account_id_transaction_id_key ON transactions USING btree (account_id, transaction_id);
+CREATE INDEX transactions_account_transaction_id ON transactions USING btree (account_id, transaction_id);
 CREATE UNIQUE INDEX transactions_pkey ON transactions USING btree (id);
