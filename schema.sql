@@ -186,6 +186,8 @@ CREATE TABLE notes (
   created_at timestamp with time zone NOT NULL,
   is_pinned boolean NOT NULL DEFAULT false,
   unpin_at timestamp with time zone,
+  external_id text,
+  is_archived boolean NOT NULL DEFAULT false,
   CONSTRAINT notes_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
   CONSTRAINT notes_pkey PRIMARY KEY (id)
 );
@@ -200,6 +202,9 @@ CREATE TABLE payment_instructions (
   active boolean NOT NULL,
   details jsonb NOT NULL DEFAULT '{}'::jsonb,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
+  ledger_code text,
+  use_for_scheduled_payments boolean,
+  valid_from date,
   CONSTRAINT payment_instructions_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
   CONSTRAINT payment_instructions_account_vendor_reference UNIQUE (account_id, vendor, reference),
   CONSTRAINT payment_instructions_pkey PRIMARY KEY (id),
@@ -332,6 +337,7 @@ CREATE UNIQUE INDEX meter_points_pkey ON meter_points USING btree (id);
 CREATE INDEX meters_meter_point ON meters USING btree (meter_point_id);
 CREATE UNIQUE INDEX meters_pkey ON meters USING btree (id);
 CREATE INDEX notes_account ON notes USING btree (account_id);
+CREATE INDEX notes_account_external_id ON notes USING btree (account_id, external_id) WHERE (external_id IS NOT NULL);
 CREATE UNIQUE INDEX notes_pkey ON notes USING btree (id);
 CREATE UNIQUE INDEX payment_instructions_account_vendor_reference ON payment_instructions USING btree (account_id, vendor, reference);
 CREATE UNIQUE INDEX payment_instructions_one_active_per_type ON payment_instructions USING btree (account_id, type) WHERE active;

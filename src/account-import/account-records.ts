@@ -166,6 +166,8 @@ export function accountRows(p: Obj, ids: AccountIds, now: Date): AccountRows {
       body: n.body ?? '',
       document_paths: list(n.document_paths).map((d) => d.document_path),
       created_at: n.created_at ?? now.toISOString(),
+      external_id: n.external_id ?? null,
+      is_archived: n.is_archived ?? false,
       is_pinned: n.is_pinned ?? false,
       unpin_at: n.unpin_at ?? null,
     })),

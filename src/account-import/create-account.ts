@@ -116,6 +116,8 @@ const TABLES: Record<keyof AccountRows, [string, string][]> = {
     ['body', 'text'],
     ['document_paths', 'text[]'],
     ['created_at', 'timestamptz'],
+    ['external_id', 'text'],
+    ['is_archived', 'boolean'],
     ['is_pinned', 'boolean'],
     ['unpin_at', 'timestamptz'],
   ],

@@ -210,7 +210,7 @@ export interface paths {
         put?: never;
         /**
          * Import historical statements on an imported account
-         * @description Statements must end before the open statement period; a statement_path must name a PDF in the document store. A statement_id already imported is not duplicated, and the request succeeds again. Answers 201 with the validated data.
+         * @description Historical statements, of any past period; a statement_path must name a PDF in the document store. A statement_id already imported is not duplicated, and the request succeeds again. Answers 201 with the validated data.
          */
         post: operations["createHistoricalStatements"];
         delete?: never;
@@ -267,7 +267,7 @@ export interface paths {
         put?: never;
         /**
          * Attach a payment instruction to an imported account
-         * @description Fetches the instruction from its vendor and stores its details. The same vendor reference again answers the same 201. 400: validation errors, a permanent vendor failure (specific code; do not retry unchanged) or `account_has_active_instruction`. 500 `vendor_unavailable`: the vendor timed out, throttled or failed; retry unchanged.
+         * @description Fetches the instruction from its vendor and stores its details. The same vendor reference again answers the same 201. 400: validation errors, a permanent vendor failure (specific code; do not retry unchanged) or `account_has_active_instruction`. 500 `vendor_unavailable`: the vendor timed out, throttled or failed; retry unchanged. Every error body also carries error_detail, import_supplier, external_account_number and reference.
          */
         post: operations["createPaymentInstruction"];
         delete?: never;
@@ -2891,16 +2891,16 @@ export interface operations {
                         bill_period_from_date: string;
                         /**
                          * Format: date
-                         * @description Last day of the billed period; on or after the first, and before the open statement period. YYYY-MM-DD.
+                         * @description Last day of the billed period; on or after the first. YYYY-MM-DD.
                          */
                         bill_period_to_date: string;
                         /** @description Gross amount in minor units (pence). */
-                        gross_amount?: number;
+                        gross_amount?: number | null;
                         /**
                          * Format: date
                          * @description When the statement was issued. YYYY-MM-DD.
                          */
-                        issued_date?: string;
+                        issued_date?: string | null;
                         number?: string;
                         /** @description The supplier's statement identifier; a statement already imported is not duplicated. */
                         statement_id: string;
@@ -2930,16 +2930,16 @@ export interface operations {
                             bill_period_from_date: string;
                             /**
                              * Format: date
-                             * @description Last day of the billed period; on or after the first, and before the open statement period. YYYY-MM-DD.
+                             * @description Last day of the billed period; on or after the first. YYYY-MM-DD.
                              */
                             bill_period_to_date: string;
                             /** @description Gross amount in minor units (pence). */
-                            gross_amount?: number;
+                            gross_amount?: number | null;
                             /**
                              * Format: date
                              * @description When the statement was issued. YYYY-MM-DD.
                              */
-                            issued_date?: string;
+                            issued_date?: string | null;
                             number?: string;
                             /** @description The supplier's statement identifier; a statement already imported is not duplicated. */
                             statement_id: string;
@@ -3108,6 +3108,10 @@ export interface operations {
                             /** @description Relative to the supplier's document root; the document must exist. */
                             document_path: string;
                         }[];
+                        /** @description The note's id in the supplier's system: a note with an external_id already on the account is NOTE_ALREADY_EXISTS. */
+                        external_id?: string;
+                        /** @description Archived on the account page. Default: false. */
+                        is_archived?: boolean;
                         /** @description Pinned at the top of the account page. */
                         is_pinned?: boolean;
                         /**
@@ -3205,13 +3209,22 @@ export interface operations {
                     external_account_number: string;
                     /** @description Import supplier code. */
                     import_supplier: string;
-                    /** @description The vendor's id: a GoCardless mandate (MD…) or a Stripe payment method (pm_…). */
+                    /**
+                     * Format: ledger-code
+                     * @description On every instruction or on none.
+                     */
+                    ledger_code?: string;
+                    /** @description The vendor's id, e.g. a GoCardless mandate or a Stripe payment method; the vendor says whether it exists. */
                     reference: string;
                     /**
                      * @description Kind of instruction.
                      * @enum {string}
                      */
                     type: "DIRECT_DEBIT" | "CARD";
+                    /** @description Whether it pays the account's payment schedule. */
+                    use_for_scheduled_payments?: boolean | null;
+                    /** Format: date */
+                    valid_from?: string | null;
                     /**
                      * @description The payment vendor holding the instruction.
                      * @enum {string}
@@ -3241,7 +3254,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @description Machine-readable and stable. */
+                        code: string;
+                        /** @description Human-readable; do not parse. */
+                        detail: string;
+                        domain?: string;
+                        /** @description The same text as detail (the real deployment’s key). */
+                        error_detail: string;
+                        errors?: {
+                            /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
+                            attr: string;
+                            code: string;
+                            detail: string;
+                        }[];
+                        /** @description As in the request; "" when it had none. */
+                        external_account_number: string;
+                        /** @description As in the request; "" when it had none. */
+                        import_supplier: string;
+                        /** @description As in the request; "" when it had none. */
+                        reference: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description No, or no valid, credentials. */
@@ -3268,7 +3303,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @description Machine-readable and stable. */
+                        code: string;
+                        /** @description Human-readable; do not parse. */
+                        detail: string;
+                        domain?: string;
+                        /** @description The same text as detail (the real deployment’s key). */
+                        error_detail: string;
+                        errors?: {
+                            /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
+                            attr: string;
+                            code: string;
+                            detail: string;
+                        }[];
+                        /** @description As in the request; "" when it had none. */
+                        external_account_number: string;
+                        /** @description As in the request; "" when it had none. */
+                        import_supplier: string;
+                        /** @description As in the request; "" when it had none. */
+                        reference: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Too many requests: retry after the Retry-After header. */
@@ -3286,7 +3343,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @description Machine-readable and stable. */
+                        code: string;
+                        /** @description Human-readable; do not parse. */
+                        detail: string;
+                        domain?: string;
+                        /** @description The same text as detail (the real deployment’s key). */
+                        error_detail: string;
+                        errors?: {
+                            /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
+                            attr: string;
+                            code: string;
+                            detail: string;
+                        }[];
+                        /** @description As in the request; "" when it had none. */
+                        external_account_number: string;
+                        /** @description As in the request; "" when it had none. */
+                        import_supplier: string;
+                        /** @description As in the request; "" when it had none. */
+                        reference: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -3411,70 +3490,176 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description true: checked and answered exactly as if added, but nothing is stored. */
+                    dry_run?: boolean;
                     external_account_number: string;
                     /** @description Import supplier code. */
                     import_supplier: string;
-                    /** @description At most 1,000 transactions. */
-                    transactions: {
-                        /** @description Pounds, a JSON number or decimal string with at most 2 decimal places; returned as a string. */
-                        amount: number | string;
-                        /** @description Shown to the customer. */
+                    /** @description At most 1,000 transactions, each as in the account payload. Amounts: at most 2 decimal places. */
+                    transactions: ({
+                        /** @description Pounds. Payments and credits add to the balance; charges and repayments subtract. */
+                        amount: string | number;
+                        /** @description Historical statement transactions only. */
+                        billing_document_identifier?: string;
                         display_note?: string;
-                        /** @description SUPPLY_CHARGE only (required there). */
-                        line_items?: {
+                        note?: string;
+                        /** @enum {string} */
+                        reason: "BALANCE_ADJUSTMENT" | "BALANCE_TRANSFER" | "BANK_TRANSFER" | "CONTRIBUTION_TAX_FREE" | "CUSTOMER_SERVICE_GESTURE" | "DEPOSIT" | "DIRECT_DEBIT_DISCOUNT" | "JOINING_REWARD" | "LOYALTY_REWARD" | "REVERSED_ACCOUNT_CHARGE" | "CUSTOMER_REIMBURSEMENT" | "DATA_IMPORT_BALANCE_TRANSFER" | "DEBIT_BALANCE_TRANSFER" | "GOODWILL_PAYMENT" | "IMPORTED_CREDIT" | "SUPPLEMENTARY_LEDGER_BALANCE_TRANSFER" | "WRITE_OFF_PAST_BILLABLE_AUTOMATED" | "WRITE_OFF_BACK_BILLING" | "WRITE_OFF_NEGLIGIBLE_VALUE" | "WRITE_OFF_UNRECOVERABLE_DEBT" | "WRITE_OFF_PAST_BILLABLE" | "WRITE_OFF_RECOVERY_DISCOUNT" | "WRITE_OFF_BANKRUPTCY" | "WRITE_OFF_DRO" | "WRITE_OFF_IVA" | "WRITE_OFF_DECEASED" | "WRITE_OFF_MISSED_PAYMENT_DELETION" | "UNLIKELY_TO_RECOVER_WRITE_OFF" | "REFERRING_ACCOUNT_REFERRAL_REWARD" | "REFERRED_ACCOUNT_REFERRAL_REWARD" | "PREPAY_BALANCE_ADJUSTMENT" | "PREPAY_IMBALANCE_WRITE_OFF" | "PREPAY_MIGRATION_IMBALANCE" | "ACCURACY_TEST_ADJUSTMENT" | "ADDITIONAL_SOP_PAYMENT_APPOINTMENTS" | "ADDITIONAL_SOP_PAYMENT_CUSTOMER_NOT_RETURNED" | "ADDITIONAL_SOP_PAYMENT_ELECTRICITY_SWITCH_DELAYED" | "ADDITIONAL_SOP_PAYMENT_ERRONEOUS_TRANSFER" | "ADDITIONAL_SOP_PAYMENT_ET_COMMS_OVERDUE" | "ADDITIONAL_SOP_PAYMENT_ET_GAIN_ACCEPTED" | "ADDITIONAL_SOP_PAYMENT_ET_GAIN_UNRESOLVED" | "ADDITIONAL_SOP_PAYMENT_ET_LOSS_UNRESOLVED" | "ADDITIONAL_STANDARD_PAYMENT" | "ADJUSTED_CREDIT_TO_ALLOW_REFUND" | "ADJUSTMENT_ON_RETURNED_DEPOSIT" | "BALANCE_TRANSFER_FOR_FINAL_BILLED_ACCOUNT" | "CHEQUE_PAYMENT_RECEIVED" | "CLOSED_REVERSION" | "DEBT_ASSIGNMENT_LOSING_SUPPLIER" | "DEPOSIT_REFUND" | "DIRECT_DEBIT_BANK_CHARGE_MAY" | "DISC_WARM_HOME_DISCOUNT" | "DISPUTED_CARD_PAYMENTS" | "ECONOMY_7_DIFFERENCE" | "ERRONEOUS_TRANSFER_REFUND" | "EXIT_FEE_REFUND" | "EXPORT_TARIFF_PAYMENT" | "EXTERNAL_REFERRAL_CREDIT" | "FEED_IN_TARIFF_PAYMENT" | "GO_CARDLESS_CHARGEBACK_CANCELLED" | "GSS_AFFECT" | "GSS_FAILURE" | "GSS_FAILURE_MOP" | "HONOURED_BANK_CHARGES" | "INCOMING_PAYMENT_GO_CARDLESS" | "MANAGEMENT_WAIVED_FEES" | "MARKET_RESEARCH_CLUB_REWARD" | "MISSED_SAVINGS" | "OFFSET" | "PAYMENT_BANK_ACCOUNT" | "PAYMENT_BPAY" | "PAYMENT_CENTREPAY" | "PAYMENT_CHEQUE" | "PAYMENT_CREDIT_CARD" | "PAYMENT_TRANSFER_FROM_SAP" | "PREPAY_DEBT_ADJUSTMENT" | "QLD_ASSET_OWNERSHIP_DIVIDEND" | "RECEIVED_VIA_CREDIT_STYLE" | "REFERRALCANDY_INCENTIVE" | "REINSTATED_DIRECT_DEBIT" | "RETURNED_BUSINESS_ADVANCE_PAYMENT" | "RETURNED_BUSINESS_PREPAYMENT" | "REVERSE_ENERGY_CHARGE" | "REVERSIONED_POST_DD_CANX" | "SALES_COMPENSATION" | "SHARE_OF_PROFITS" | "SINGLE_RATE_RMI" | "SME_REVERSED_PRE_MIGRATION_CHARGE" | "SOLAR_GOODWILL" | "SOLR_BALANCE_TRANSFER" | "SOLR_EX_CUSTOMER_CREDIT" | "SOLR_WRITE_OFF" | "STAFF_DISCOUNT" | "STANDARDS_OF_PERFORMANCE_APPOINTMENTS_FAULTY_METER_ELEC" | "STANDARDS_OF_PERFORMANCE_APPOINTMENTS_PREPAY_METER_ELEC" | "STANDARDS_OF_PERFORMANCE_APPOINTMENTS_RECONNECTION_ELEC" | "STANDARDS_OF_PERFORMANCE_APPOINTMENTS_STANDARD_VISIT_ELEC" | "STANDARDS_OF_PERFORMANCE_CUSTOMER_NOT_RETURNED" | "STANDARDS_OF_PERFORMANCE_ERRONEOUS_TRANSFER" | "STANDARDS_OF_PERFORMANCE_ET_COMMS_OVERDUE" | "STANDARDS_OF_PERFORMANCE_ET_GAIN_ACCEPTED" | "STANDARDS_OF_PERFORMANCE_ET_GAIN_UNRESOLVED" | "STANDARDS_OF_PERFORMANCE_ET_LOSS_UNRESOLVED" | "STANDARDS_OF_PERFORMANCE_FINAL_BILL_ISSUED_LATE" | "STANDARDS_OF_PERFORMANCE_PAYMENTS" | "STANDARDS_OF_PERFORMANCE_REFUND_ISSUED_LATE" | "TARIFF_DISCOUNT" | "TARIFF_PRICE_ADJUSTMENT_GOODWILL" | "WAIVE_TERMINATION_FEES" | "WITHDRAWAL_NOT_ACTIONED" | "EBSS_CREDIT" | "WARM_HOME_DISCOUNT_BROADER_GROUP" | "WARM_HOME_DISCOUNT_CORE_GROUP" | "WARM_HOME_DISCOUNT_CORE_GROUP_1" | "WARM_HOME_DISCOUNT_CORE_GROUP_2" | "ADDITIONAL_SOP_PAYMENT_GAS_SWITCH_DELAYED" | "GAS_NETWORK_COMPENSATION" | "GAS_OFF_SUPPLY_PAYMENT" | "GOVERNMENT_ENERGY_ASSISTANCE_HEEA" | "PAYMENT_AUSPOST" | "PAYMENT_EAPA_VOUCHER" | "PAYMENT_IVR" | "STANDARDS_OF_PERFORMANCE_APPOINTMENTS_FAULTY_METER_GAS" | "STANDARDS_OF_PERFORMANCE_APPOINTMENTS_PREPAY_METER_GAS" | "STANDARDS_OF_PERFORMANCE_APPOINTMENTS_RECONNECTION_GAS" | "STANDARDS_OF_PERFORMANCE_APPOINTMENTS_STANDARD_VISIT_GAS" | "MIGRATION_ADJUSTMENT" | "BILL_ADJUSTMENT_0" | "BILL_ADJUSTMENT_20" | "BILL_ADJUSTMENT_5" | "GOODWILL" | "DAILY_STANDING_CHARGE_ROLLBACK" | "CANCELLED_CHEQUE_RESI" | "CANCELLED_CHEQUE_SME" | "PREPAYMENT_ADDITIONAL_SUPPORT_CREDIT" | "WELFARE_VISIT_FEE_REVERSAL" | "WARRANT_FEES_COSTS_REVERSAL" | "WARRANT_EXECUTION_FEE_REVERSAL" | "MISDIRECTED_CREDIT_PAYMENT" | "MISSING_PREPAYMENT_TOP_UP" | "TERM_DCA_FEE_REVERSAL" | "HAMPTON_FUEL_PAYMENT" | "DEEMED_0_CONSUMPTION_WRITE_OFF" | "NET_ZERO_HERO_AWARD" | "STANDARD_OF_PERFORMANCE_ELEC_SWITCH_DELAY" | "STANDARD_OF_PERFORMANCE_GAS_SWITCH_DELAY" | "ADDITIONAL_SOP_FINAL_BILL_OVERDUE" | "EMAIL_PRIZE_DRAW" | "GREEN_DEAL" | "GREEN_DEAL_WRITE_OFF" | "GREEN_DEAL_BILL_ADJUSTMENT" | "OPUS_FINAL_BALANCE_TRANSFER" | "OPUS_FINAL_BALANCE_ADJUSTMENT" | "WARM_HOME_DISCOUNT_REBATE_5" | "RECONNECTION_CHARGE_REV" | "DAP_LOSING_SUPPLIER_10" | "DAP_LOSING_SUPPLIER_90" | "LOYALTY_RETAIN" | "SUNDAY_SAVER" | "RMGEDF24" | "SAP_MIGRATED_CREDITS" | "TESEDF24" | "WHIEDF24" | "VODEDF24" | "NISEDF24" | "EV_50_CREDIT" | "PLUG__POWER_300_CREDIT" | "PLUG__POWER_200_CREDIT" | "RENEWAL_CREDIT" | "EV_FLEX_SCHEME_CREDIT" | "REFER_A_FRIEND_5" | "WRITE_OFF_UNRECOVERABLE_DEBT_RESI" | "INDEMNITY_CLAIM" | "VALENTINES_DAY" | "RIPPLE_ENERGY_CREDIT_RESI" | "RIPPLE_ENERGY_CREDIT_BUSINESS" | "RESQEDF25" | "PREEDF25" | "TRANSFERRED_DEBT_BILL_ADJUSTMENT" | "SBOFFERCREDIT" | "EVRI100" | "OPUS_DEENERGISED_ADJUSTMENT" | "SMART_CHARGING_INCENTIVE" | "SMART_CHARGING_SAVING" | "FAFS_TERMED_ACCOUNT" | "PLUG__POWER_100_CREDIT" | "SETTLEMENT_LIVE_ACCOUNT" | "TENNIS_FINALS_CREDIT" | "SCHOOL_HOLIDAYS_CREDIT" | "CHRISTMAS_DAY_CREDIT" | "FREE_PHASE_FREE_ELECTRICITY" | "EARLY_RENEWAL_50_CREDIT" | "GOELECTRIC_130_OFFER" | "EXPORT_TARIFF_PAYMENT_RESI" | "REFER_A_FRIEND_NEW" | "DEBTSOLD_PAYMENTREVERSAL" | "BUPEDF25" | "CARE_SUPPORT_SCHEME" | "UTILITA_TRANSFER" | "WELCOMEGAS1YEAR" | "UTILITA_FINAL_BALANCE_TRANSFER" | "WELCOMEGAS2YEAR" | "WELCOMEGAS3YEAR" | "WELCOMEGAS4YEAR" | "EARLY_RENEWAL_75_CREDIT" | "SUNDAY_SAVER__ERRONEOUS_MESSAGE_COMPENSATION" | "EV_SWITCH_BONUS_50" | "SBNEWACQ1YEAR" | "SBNEWACQ2YEAR" | "SBNEWACQ3YEAR" | "SBNEWACQ4YEAR" | "SBNEWACQ100" | "SBNEWACQ150" | "SBNEWACQ175" | "SBNEWACQ200" | "LATE_PAYMENT_REVERSAL" | "OVERDALES_DEBT_WRITE_OFF" | "SBNEWACQFIX50" | "SBNEWACQFIX150" | "SBNEWACQFIX100" | "SBNEWACQFIX175" | "OFGEM_DEBT_RELIEF_SCHEME_GROUP_1" | "SB_DEBT_WRITTEN_OFF_DEBT_RECOVERY_ACTION_CONTINUING_20" | "SB_DEBT_WRITTEN_OFF_DEBT_RECOVERY_ACTION_CONTINUING_5_VAT" | "OFGEM_DEBT_RELIEF_SCHEME_GROUP_2" | "SB_FREE_ENERGY" | "ADDITIONAL_SOP_FINAL_BILL_REFUND_OVERDUE" | "LOW_STANDING_CHARGE_TRIAL_GAS" | "LOW_STANDING_CHARGE_TRIAL_ELECTRICITY" | "NEWACQGAS200" | "UUEDF26" | "CHAPS_PAYMENT" | "FOOTBALL_CREDIT" | "RESI_DEBT_WRITTEN_OFF_DEBT_RECOVERY_ACTION_CONTINUING" | "SBEXTRANEWACQ100" | "SBEXTRANEWACQ150" | "SBEXTRANEWACQ25" | "SBEXTRANEWACQ50" | "SBEXTRANEWACQ75";
+                        reference?: string;
+                        /** @description Vend to a prepay meter; must match a meter with prepay_details. */
+                        to_prepay_meter_serial_number?: string;
+                        /**
+                         * Format: date
+                         * @description Not in the future.
+                         */
+                        transaction_date: string;
+                        /** @description Unique across all transactions of the payload. */
+                        transaction_id: string;
+                        /** @enum {string} */
+                        type: "CREDIT";
+                    } | {
+                        /** @description Pounds. Payments and credits add to the balance; charges and repayments subtract. */
+                        amount: string | number;
+                        /** @description Historical statement transactions only. */
+                        billing_document_identifier?: string;
+                        display_note?: string;
+                        note?: string;
+                        /** @enum {string} */
+                        reason: "DEFAULT" | "BALANCE_TRANSFER" | "CONTRIBUTION_TAX_FREE" | "DATA_IMPORT_BALANCE_TRANSFER" | "DEPOSIT" | "BALANCE_TRANSFER_FOR_FINAL_BILLED_ACCOUNT" | "IMPORTED_CHARGE" | "SUPPLEMENTARY_LEDGER_BALANCE_TRANSFER" | "REVERSED_ACCOUNT_CREDIT" | "LATE_PAYMENT_FEE_CHARGE" | "PREPAY_BALANCE_ADJUSTMENT" | "PREPAY_IMBALANCE_WRITE_OFF" | "PREPAY_MIGRATION_IMBALANCE" | "AC_ADJUSTMENT" | "ADJUSTED_CREDIT_TO_ALLOW_REFUND" | "AUTO_RECONCILIATION" | "BUSINESS_ADVANCE_PAYMENT" | "BUSINESS_PREPAYMENT" | "CARBON_OFFSET" | "CREDIT_BALANCE_DONATED_TO_CHARITY" | "DCA_CHARGE" | "DEBT_ASSIGNMENT_GAINING_SUPPLIER" | "DIRECT_DEBIT_REFUND_BALANCING" | "FEED_IN_TARIFF_PAYMENT_TRANSFER_TO_NOMINATED_RECIPIENT" | "GREEN_DEAL_CHARGE" | "INCORRECT_PAYMENT_REVERSAL" | "METERING_JOB_BUSINESS" | "METERING_JOB_NATIONAL_GRID" | "METERING_JOB_SMS" | "NEST_LEARNING_THERMOSTAT_RENTAL" | "OUTGOING_BALANCE_TRANSFER" | "OVER_THE_COUNTER_PAYMENT_FEE" | "PAPER_BILL_FEE" | "PENALTY_CHARGE" | "PREPAY_DEBT_ADJUSTMENT" | "REASON_EARLY_EXIT_FEE" | "REFUND" | "SERVICE_ORDER" | "SOLR_BALANCE_TRANSFER" | "WATER" | "WRITE_BACK" | "EBSS_CHARGE_REVERSAL" | "LATE_PAYMENT_FEE" | "RPS_INVESTIGATION_CHARGE" | "RPS_WARRANT_CHARGE" | "RPS_DAMAGE" | "RPS_RESEAL_FEE" | "SAP_MIGRATED_DEBITS" | "ADDITIONAL_CHARGES_0" | "ADDITIONAL_CHARGES_20" | "ADDITIONAL_CHARGES_5" | "RECONNECTION_CHARGE" | "GREENDEALCHARGE" | "OPUS_FINAL_BALANCE_TRANSFER" | "REASON_EARLY_EXIT_FEE_5" | "TEMP_REFUND" | "MIGRATION_ADJUSTMENT" | "WELFARE_VISIT_FEE" | "WARRANT_FEES_COSTS" | "WARRANT_EXECUTION_FEE" | "TERM_DCA_FEE" | "POST_OFFICE_PAYMENT_CORRECTION" | "RPS_LOSS_5" | "RPS_ADJUSTMENT_20" | "RPS_CCL_ADJUSTMENT" | "METERING_APPOINTMENT_FAILURE" | "REASON_EARLY_EXIT_FEE_0" | "PAYMENT_CORRECTION" | "OPUS_FINAL_BALANCE_ADJUSTMENT" | "LATE_PAYMENT_RESI" | "LATE_PAYMENT_SME" | "EARLY_TERMINATION_FEE" | "TRANSFERRED_DEBT_BILL_ADJUSTMENT" | "INDEMNITY_CLAIM" | "SAP_WRITE_OFF_RECOVER" | "DEBTSOLD_PAYMENTREVERSAL" | "CHAPS_REFUND";
+                        reference?: string;
+                        /** @description Omitted means no tax. */
+                        tax_items?: {
+                            /** @description Tax amount in pounds. */
+                            amount: string | number;
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                            rate: string | number;
+                            tax_type: string;
+                            /** @enum {string} */
+                            unit_type: "PROPORTION" | "CURRENCY_PER_KWH";
+                            value_taxed: string | number;
+                        }[];
+                        /** @description Vend to a prepay meter; must match a meter with prepay_details. */
+                        to_prepay_meter_serial_number?: string;
+                        /**
+                         * Format: date
+                         * @description Not in the future.
+                         */
+                        transaction_date: string;
+                        /** @description Unique across all transactions of the payload. */
+                        transaction_id: string;
+                        /** @enum {string} */
+                        type: "CHARGE";
+                    } | {
+                        /** @description Pounds. Payments and credits add to the balance; charges and repayments subtract. */
+                        amount: string | number;
+                        /** @description Historical statement transactions only. */
+                        billing_document_identifier?: string;
+                        display_note?: string;
+                        note?: string;
+                        /** @enum {string} */
+                        payment_type?: "DD_FIRST_COLLECTION" | "DD_REGULAR_COLLECTION" | "DD_RE_PRESENTATION" | "DD_FINAL_COLLECTION" | "CREDIT_CARD" | "DEBIT_CARD" | "CHEQUE" | "BACS_DEPOSIT" | "ALLPAY_CASH" | "ALLPAY_CARD" | "ALLPAY_CHEQUE" | "PAYPOINT_CASH" | "PAYPOINT_CARD" | "PAYPOINT_CHEQUE" | "DCA_COLLECTION" | "BRISTOL_POUND" | "CASH" | "FUEL_DIRECT" | "BPAY" | "AUSTRALIA_POST" | "HEEA" | "HEEAS" | "CENTREPAY" | "EAPA_VOUCHER" | "URGS" | "BPOINT" | "EFT" | "ERRONEOUS_PAYMENT" | "PAYZONE" | "POST_OFFICE_CASH" | "POST_OFFICE_CARD" | "POST_OFFICE_CHEQUE" | "POST_OFFICE_SAVINGS_STAMPS" | "KONBINI" | "";
+                        /** @enum {string} */
+                        reason?: "ACCOUNT_CHARGE_PAYMENT" | "BALANCE_ADJUSTMENT" | "GENERAL_CREDIT" | "SSD_PAYMENT" | "DEBT_REPAYMENT" | "PREPAY_RECORD" | "DEPOSIT" | "SETTLEMENT" | "BALANCE_THRESHOLD_CROSSED" | "BILL_ISSUED" | "PAYMENT_PLAN" | "REGULAR_SCHEDULE" | "REPAYMENT_CORRECTION" | "";
+                        reference?: string;
+                        /** @description Vend to a prepay meter; must match a meter with prepay_details. */
+                        to_prepay_meter_serial_number?: string;
+                        /**
+                         * Format: date
+                         * @description Not in the future.
+                         */
+                        transaction_date: string;
+                        /** @description Unique across all transactions of the payload. */
+                        transaction_id: string;
+                        /** @enum {string} */
+                        type: "PAYMENT";
+                    } | {
+                        /** @description Pounds. Payments and credits add to the balance; charges and repayments subtract. */
+                        amount: string | number;
+                        /** @description Historical statement transactions only. */
+                        billing_document_identifier?: string;
+                        display_note?: string;
+                        note?: string;
+                        /** @enum {string} */
+                        payment_type?: "DIRECT_CREDIT" | "CARD_REFUND" | "BACS" | "CHEQUE" | "BPAY" | "";
+                        /** @enum {string} */
+                        reason?: "FULL_CREDIT_REFUND" | "PARTIAL_CREDIT_REFUND" | "FULL_PREPAYMENT_REFUND" | "PARTIAL_REPAYMENT_REFUND" | "ET_REFUND" | "GENERATOR_ACCOUNT_REFUND" | "DOMESTIC_EXPORT_ONLY_REPAYMENT" | "FINAL_BALANCE_SETTLEMENT" | "MISTAKEN_PAYMENT_TAKEN" | "PAYMENT_CORRECTION" | "COMPLAINT_COMPENSATION" | "INDEMNITY_CLAIM" | "FAILED_PAYMENT" | "FEED_IN_TARIFF_PAYMENT" | "GSOS_PAYMENT" | "SEG_PAYMENT" | "DEPOSIT_RETURN" | "LATE_FAILED_PAYMENT" | "CANCELED_BILL" | "BILLING_ADJUSTMENT" | "ETF_CREDIT" | "FAST_TRACK" | "CHARGEBACK" | "";
+                        reference?: string;
+                        /** @description Vend to a prepay meter; must match a meter with prepay_details. */
+                        to_prepay_meter_serial_number?: string;
+                        /**
+                         * Format: date
+                         * @description Not in the future.
+                         */
+                        transaction_date: string;
+                        /** @description Unique across all transactions of the payload. */
+                        transaction_id: string;
+                        /** @enum {string} */
+                        type: "REPAYMENT";
+                    } | {
+                        /** @description Pounds. Payments and credits add to the balance; charges and repayments subtract. */
+                        amount: string | number;
+                        /** @description Historical statement transactions only. */
+                        billing_document_identifier?: string;
+                        display_note?: string;
+                        /** @description Their net amounts plus tax make up the amount. */
+                        line_items: {
                             /**
                              * Format: date
                              * @description Inclusive; not before start_date.
                              */
                             end_date: string;
-                            /** @description Pounds; at most 2 decimal places. */
-                            net_amount: number | string;
-                            /** @description Units consumed. */
-                            number_of_units: number | string;
-                            /** @description Pounds per unit. */
-                            price_per_unit?: number | string;
-                            /** @description For example CONSUMPTION_STANDARD. */
+                            external_rate_identifier?: string;
+                            /** @description price_per_unit × number_of_units, in pounds. */
+                            net_amount: string | number;
+                            number_of_units: string | number;
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                            price_per_unit?: string | number;
+                            /** @description Exactly one of rate_band, rate_specification_code, time_series_specification_code. */
                             rate_band?: string;
+                            rate_specification_code?: string;
                             /**
                              * Format: date
                              * @description Inclusive.
                              */
                             start_date: string;
-                            units?: number[];
+                            time_series_specification_code?: string;
+                            /** @description Metered line items only: exactly two values. */
+                            units?: (string | number)[];
                         }[];
-                        /** @description Internal. */
                         note?: string;
-                        /** @description PAYMENT and REPAYMENT only. */
-                        payment_type?: string;
-                        /** @description SUPPLY_CHARGE only (required there). */
-                        product_code?: string;
-                        /** @description Required on CHARGE, CREDIT, PAYMENT and REPAYMENT; absent on SUPPLY_CHARGE. */
-                        reason?: string;
+                        /** Format: product-code */
+                        product_code: string;
                         reference?: string;
-                        /** @description CHARGE and SUPPLY_CHARGE. */
+                        /** @description Required when a line item uses rate_specification_code. */
+                        supply_point_identifier?: string;
                         tax_items?: {
-                            /** @description Pounds; at most 2 decimal places. */
-                            amount: number | string;
-                            /** @description For example 0.05. */
-                            rate: number | string;
-                            /** @description For example VAT. */
+                            /** @description Tax amount in pounds. */
+                            amount: string | number;
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                            rate: string | number;
                             tax_type: string;
-                            /** @description For example PROPORTION. */
-                            unit_type: string;
-                            /** @description Pounds the tax was charged on. */
-                            value_taxed: number | string;
+                            /** @enum {string} */
+                            unit_type: "PROPORTION" | "CURRENCY_PER_KWH";
+                            value_taxed: string | number;
                         }[];
+                        /** @description Vend to a prepay meter; must match a meter with prepay_details. */
                         to_prepay_meter_serial_number?: string;
                         /**
                          * Format: date
-                         * @description YYYY-MM-DD; not in the future.
+                         * @description Not in the future.
                          */
                         transaction_date: string;
-                        /** @description Unique on the account. */
+                        /** @description Unique across all transactions of the payload. */
                         transaction_id: string;
                         /** @enum {string} */
-                        type: "CHARGE" | "CREDIT" | "PAYMENT" | "REPAYMENT" | "SUPPLY_CHARGE";
-                    }[];
+                        type: "SUPPLY_CHARGE";
+                    })[];
                 };
             };
         };

@@ -4,6 +4,7 @@ export interface StoredNote {
   body: string;
   document_paths: string[];
   created_at: Date | string;
+  external_id: string | null;
 }
 
 export interface NewNote {
@@ -11,21 +12,26 @@ export interface NewNote {
   paths: string[];
   /** ISO 8601 instant. */
   created_at: string;
+  external_id: string | null;
+  is_archived: boolean;
   is_pinned: boolean;
   unpin_at: string | null;
 }
 
-const selectNotesWithBodies = sql(
-  'selectNotesWithBodies',
-  'SELECT body, document_paths, created_at FROM notes WHERE account_id = $1 AND body = ANY($2::text[])',
+const selectSameNoteCandidates = sql(
+  'selectSameNoteCandidates',
+  `SELECT body, document_paths, created_at, external_id FROM notes
+    WHERE account_id = $1 AND (body = ANY($2::text[]) OR external_id = ANY($3::text[]))`,
 );
 
 const insertNotes = sql(
   'insertNotes',
-  `INSERT INTO notes (account_id, body, document_paths, created_at, is_pinned, unpin_at)
-   SELECT $1, n.body, ARRAY(SELECT jsonb_array_elements_text(n.paths)), n.created_at, n.is_pinned, n.unpin_at
+  `INSERT INTO notes (account_id, body, document_paths, created_at, external_id, is_archived, is_pinned, unpin_at)
+   SELECT $1, n.body, ARRAY(SELECT jsonb_array_elements_text(n.paths)), n.created_at, n.external_id,
+          n.is_archived, n.is_pinned, n.unpin_at
      FROM jsonb_to_recordset($2::jsonb)
-       AS n(body text, paths jsonb, created_at timestamptz, is_pinned boolean, unpin_at timestamptz)`,
+       AS n(body text, paths jsonb, created_at timestamptz, external_id text, is_archived boolean,
+            is_pinned boolean, unpin_at timestamptz)`,
 );
 
 const selectPinnedNotes = sql(
@@ -35,9 +41,17 @@ const selectPinnedNotes = sql(
     ORDER BY created_at DESC, id DESC`,
 );
 
-/** The account's notes whose body is one of `bodies` (the candidates for NOTE_ALREADY_EXISTS). */
-export async function notesWithBodies(q: Queryable, accountId: string, bodies: string[]) {
-  return (await q.query<StoredNote>(selectNotesWithBodies, [accountId, bodies])).rows;
+/**
+ * The account's notes whose body is one of `bodies` or whose external_id is one of
+ * `externalIds`: the candidates for NOTE_ALREADY_EXISTS.
+ */
+export async function sameNoteCandidates(
+  q: Queryable,
+  accountId: string,
+  bodies: string[],
+  externalIds: string[],
+) {
+  return (await q.query<StoredNote>(selectSameNoteCandidates, [accountId, bodies, externalIds])).rows;
 }
 
 export async function insertNoteRows(q: Queryable, accountId: string, notes: NewNote[]) {

@@ -26,6 +26,15 @@ export const NoteItemSchema = Type.Object(
       ),
     ),
     created_at: Type.Optional(DateTime('Default: now.')),
+    external_id: Type.Optional(
+      Type.String({
+        description:
+          "The note's id in the supplier's system: a note with an external_id already on the account is NOTE_ALREADY_EXISTS.",
+      }),
+    ),
+    is_archived: Type.Optional(
+      Type.Boolean({ description: 'Archived on the account page. Default: false.' }),
+    ),
     is_pinned: Type.Optional(Type.Boolean({ description: 'Pinned at the top of the account page.' })),
     unpin_at: Type.Optional(
       DateTime('Only with is_pinned true; the note is no longer pinned from this instant on.'),
@@ -49,6 +58,8 @@ export interface NoteInput {
   body?: string;
   document_paths?: { document_path: string }[];
   created_at?: string;
+  external_id?: string;
+  is_archived?: boolean;
   is_pinned?: boolean;
   unpin_at?: string;
 }

@@ -1,11 +1,11 @@
 import { findImportedAccount, lockImportedAccount } from '../accounts/imported-account.ts';
-import { type ErrorItem, item, validationFailed } from '../http/errors.ts';
-import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps } from '../http/follow-up.ts';
+import { type ErrorItem, item } from '../http/errors.ts';
+import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps, followUpValidationFailed } from '../http/follow-up.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import { forEachConcurrently } from '../infra/concurrency.ts';
 import { resolveDocumentKey } from '../infra/storage/document-path.ts';
 import { findSupplier } from '../suppliers/suppliers.queries.ts';
-import { insertNoteRows, type NewNote, notesWithBodies } from './notes.queries.ts';
+import { insertNoteRows, type NewNote, sameNoteCandidates } from './notes.queries.ts';
 import type { NoteInput, NoteStatus, NotesRequest } from './notes.schema.ts';
 
 export interface NoteResult {
@@ -21,14 +21,27 @@ interface PreparedNote {
   createdMs: number;
   /** The supplier gave created_at: only a note at the same instant is the same note. */
   explicitCreatedAt: boolean;
+  externalId: string | null;
+  is_archived: boolean;
   is_pinned: boolean;
   unpinMs: number | null;
 }
 
 const hasText = (s: string | undefined): s is string => typeof s === 'string' && s.trim() !== '';
 
-/** Same body; for a note with documents only (no body), the same documents too; same instant when given. */
-function sameNote(candidate: PreparedNote, existing: { body: string; paths: string[]; createdMs: number }) {
+interface KnownNote {
+  body: string;
+  paths: string[];
+  createdMs: number;
+  externalId: string | null;
+}
+
+/**
+ * The same external_id (the reference's de-duplication key); or the same body, for a note with
+ * documents only (no body) the same documents too, and the same instant when given.
+ */
+function sameNote(candidate: PreparedNote, existing: KnownNote) {
+  if (candidate.externalId !== null && candidate.externalId === existing.externalId) return true;
   if (candidate.body !== existing.body) return false;
   if (candidate.body === '' && candidate.paths.join('\n') !== existing.paths.join('\n')) return false;
   return !candidate.explicitCreatedAt || candidate.createdMs === existing.createdMs;
@@ -40,7 +53,7 @@ function checkNote(note: NoteInput, i: number, now: number, documentRoot: string
   const paths = note.document_paths ?? [];
   if (!hasText(note.body) && paths.length === 0) {
     errors.push(
-      item(at, 'note_body_or_documents_required', 'A note needs a body or at least one document path.'),
+      item(at, 'note_body_or_document_path_not_found', 'A note needs a body or at least one document path.'),
     );
   }
   const createdMs = note.created_at === undefined ? now : Date.parse(note.created_at);
@@ -76,6 +89,8 @@ function checkNote(note: NoteInput, i: number, now: number, documentRoot: string
     paths: paths.map((p) => p.document_path),
     createdMs,
     explicitCreatedAt: note.created_at !== undefined,
+    externalId: note.external_id ?? null,
+    is_archived: note.is_archived === true,
     is_pinned: note.is_pinned === true,
     unpinMs,
   };
@@ -104,21 +119,19 @@ export async function createNotes(deps: FollowUpDeps, request: NotesRequest): Pr
       errors.push(item(attr, 'path_does_not_exist_in_file_store', 'No document exists at that path.'));
     }
   });
-  if (errors.length > 0) {
-    errors.sort((a, b) => a.attr.localeCompare(b.attr, 'en', { numeric: true }));
-    throw validationFailed(errors, 'validation_error', 'The request is not valid.');
-  }
+  if (errors.length > 0) throw followUpValidationFailed(errors);
 
   return db.transaction(async (tx) => {
     const locked = await lockImportedAccount(tx, request.import_supplier, request.external_account_number);
     const notes = checked.map((c) => c.prepared);
-    const known = (await notesWithBodies(tx, locked.id, [...new Set(notes.map((n) => n.body))])).map(
-      (row) => ({
-        body: row.body,
-        paths: row.document_paths,
-        createdMs: new Date(row.created_at).getTime(),
-      }),
-    );
+    const bodies = [...new Set(notes.map((n) => n.body))];
+    const externalIds = [...new Set(notes.flatMap((n) => (n.externalId === null ? [] : [n.externalId])))];
+    const known: KnownNote[] = (await sameNoteCandidates(tx, locked.id, bodies, externalIds)).map((row) => ({
+      body: row.body,
+      paths: row.document_paths,
+      createdMs: new Date(row.created_at).getTime(),
+      externalId: row.external_id,
+    }));
     const toInsert: NewNote[] = [];
     const results: NoteResult[] = notes.map((note) => {
       const existing = known.find((k) => sameNote(note, k));
@@ -130,11 +143,18 @@ export async function createNotes(deps: FollowUpDeps, request: NotesRequest): Pr
         };
       }
       // Later notes of this request are compared with this one too.
-      known.push({ body: note.body, paths: note.paths, createdMs: note.createdMs });
+      known.push({
+        body: note.body,
+        paths: note.paths,
+        createdMs: note.createdMs,
+        externalId: note.externalId,
+      });
       toInsert.push({
         body: note.body,
         paths: note.paths,
         created_at: new Date(note.createdMs).toISOString(),
+        external_id: note.externalId,
+        is_archived: note.is_archived,
         is_pinned: note.is_pinned,
         unpin_at: note.unpinMs === null ? null : new Date(note.unpinMs).toISOString(),
       });

@@ -1,45 +1,59 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { FollowUpDeps } from '../http/follow-up.ts';
-import { authErrorResponses, ErrorRef, StringEnum } from '../http/schemas.ts';
-import { PAYMENT_INSTRUCTION_TYPES, PAYMENT_VENDOR_NAMES } from '../infra/vendors/payment-vendor.ts';
-import { createPaymentInstruction, type PaymentInstructionRequest } from './payment-instruction.service.ts';
-
-export const PaymentInstructionBody = Type.Object(
-  {
-    import_supplier: Type.String({ minLength: 1, maxLength: 64, description: 'Import supplier code.' }),
-    external_account_number: Type.String({ minLength: 1, maxLength: 128 }),
-    vendor: StringEnum(PAYMENT_VENDOR_NAMES, { description: 'The payment vendor holding the instruction.' }),
-    reference: Type.String({
-      minLength: 1,
-      maxLength: 255,
-      description: "The vendor's id: a GoCardless mandate (MD…) or a Stripe payment method (pm_…).",
-    }),
-    type: StringEnum(PAYMENT_INSTRUCTION_TYPES, { description: 'Kind of instruction.' }),
-  },
-  {
-    additionalProperties: false,
-    examples: [
-      {
-        import_supplier: 'TENTACLE_ENERGY',
-        external_account_number: 'EXTERNAL-1234',
-        vendor: 'GOCARDLESS',
-        reference: 'MD000SIMACTIVE',
-        type: 'DIRECT_DEBIT',
-      },
-    ],
-  },
-);
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { checkedInService, type FollowUpDeps } from '../http/follow-up.ts';
+import { authErrorResponses, ErrorBodySchema } from '../http/schemas.ts';
+import { PAYMENT_INSTRUCTION_EXAMPLE, PaymentInstructionBody } from './payment-instruction.schema.ts';
+import { createPaymentInstruction } from './payment-instruction.service.ts';
 
 const Created = Type.Object({
   service_account_number: Type.String({ description: 'The account number on this service.' }),
   reference: Type.String({ description: "The vendor's reference, as stored." }),
 });
 
+/** The keys of the real deployment's CreatePaymentInstructionError, added to every error body here. */
+const IDENTIFYING_FIELDS = ['import_supplier', 'external_account_number', 'reference'] as const;
+
+/** Answers every data-import route gives alike (authentication, scoping, rate limit): left as they are. */
+const SHARED_ERROR_STATUSES = new Set(Object.keys(authErrorResponses).map(Number));
+
+/**
+ * Every other 4xx and 5xx body of this endpoint carries, beside our `{detail, code}`, the real
+ * deployment's `error_detail` (= detail) and the request's identifying fields ("" where the
+ * request had none), so a client written from its document reads what it expects.
+ */
+async function withRequestIdentifiers(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (reply.statusCode < 400 || SHARED_ERROR_STATUSES.has(reply.statusCode)) return payload;
+  if (typeof payload !== 'object' || payload === null) return payload;
+  const error = payload as Record<string, unknown>;
+  if (typeof error.detail !== 'string') return payload;
+  const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<
+    string,
+    unknown
+  >;
+  const echoed = Object.fromEntries(
+    IDENTIFYING_FIELDS.map((k) => [k, typeof body[k] === 'string' ? body[k] : '']),
+  );
+  return { ...error, error_detail: error.detail, ...echoed };
+}
+
+const ErrorWithIdentifiers = Type.Object(
+  {
+    ...ErrorBodySchema.properties,
+    error_detail: Type.String({ description: 'The same text as detail (the real deployment’s key).' }),
+    import_supplier: Type.String({ description: 'As in the request; "" when it had none.' }),
+    external_account_number: Type.String({ description: 'As in the request; "" when it had none.' }),
+    reference: Type.String({ description: 'As in the request; "" when it had none.' }),
+  },
+  { additionalProperties: true },
+);
+
 export async function paymentInstructionRoutes(app: FastifyInstance, deps: FollowUpDeps) {
   app.post(
     '/v1/data-import/payment-instruction/create/',
     {
+      // Checked by the account payload's validator (its codes and formats, e.g. ledger-code).
+      validatorCompiler: checkedInService,
+      preSerialization: withRequestIdentifiers,
       schema: {
         tags: ['post account import'],
         summary: 'Attach a payment instruction to an imported account',
@@ -47,13 +61,20 @@ export async function paymentInstructionRoutes(app: FastifyInstance, deps: Follo
           'Fetches the instruction from its vendor and stores its details. The same vendor reference again ' +
           'answers the same 201. 400: validation errors, a permanent vendor failure (specific code; do not ' +
           'retry unchanged) or `account_has_active_instruction`. 500 `vendor_unavailable`: the vendor timed ' +
-          'out, throttled or failed; retry unchanged.',
-        body: PaymentInstructionBody,
-        response: { 201: Created, 400: ErrorRef, 404: ErrorRef, 500: ErrorRef, ...authErrorResponses },
+          'out, throttled or failed; retry unchanged. Every error body also carries error_detail, ' +
+          'import_supplier, external_account_number and reference.',
+        body: { ...PaymentInstructionBody, examples: [PAYMENT_INSTRUCTION_EXAMPLE] },
+        response: {
+          201: Created,
+          400: ErrorWithIdentifiers,
+          404: ErrorWithIdentifiers,
+          500: ErrorWithIdentifiers,
+          ...authErrorResponses,
+        },
       },
     },
     async (request, reply) => {
-      const created = await createPaymentInstruction(deps, request.body as PaymentInstructionRequest);
+      const created = await createPaymentInstruction(deps, request.body);
       return reply.code(201).send(created);
     },
   );

@@ -19,9 +19,18 @@ const selectActiveOfType = sql(
 );
 const insertInstruction = sql(
   'insertPaymentInstruction',
-  `INSERT INTO payment_instructions (account_id, vendor, type, reference, status, active, details)
-   VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING id`,
+  `INSERT INTO payment_instructions (account_id, vendor, type, reference, status, active, details,
+                                     ledger_code, use_for_scheduled_payments, valid_from)
+   VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::date) RETURNING id`,
 );
+
+/** What the supplier's request says about the instruction, beside what its vendor says. */
+export interface SupplierInstructionFields {
+  ledger_code: string | null;
+  use_for_scheduled_payments: boolean | null;
+  /** `YYYY-MM-DD`. */
+  valid_from: string | null;
+}
 
 export async function findInstructionByReference(
   tx: Queryable,
@@ -44,6 +53,7 @@ export async function insertPaymentInstruction(
   tx: Queryable,
   accountId: string,
   instruction: VendorInstruction,
+  fields: SupplierInstructionFields,
 ): Promise<void> {
   await tx.query(insertInstruction, [
     accountId,
@@ -53,5 +63,8 @@ export async function insertPaymentInstruction(
     instruction.status,
     instruction.active,
     JSON.stringify(instruction.details),
+    fields.ledger_code,
+    fields.use_for_scheduled_payments,
+    fields.valid_from,
   ]);
 }

@@ -28,8 +28,8 @@ export async function statementsRoutes(app: FastifyInstance, deps: FollowUpDeps)
         tags: ['post account import'],
         summary: 'Import historical statements on an imported account',
         description:
-          'Statements must end before the open statement period; a statement_path must name a PDF in the ' +
-          'document store. A statement_id already imported is not duplicated, and the request succeeds again. ' +
+          'Historical statements, of any past period; a statement_path must name a PDF in the document ' +
+          'store. A statement_id already imported is not duplicated, and the request succeeds again. ' +
           'Answers 201 with the validated data.',
         body: { ...StatementsBodySchema, examples: [EXAMPLE] },
         response: { 201: StatementsBodySchema, 400: ErrorRef, 404: ErrorRef, ...authErrorResponses },

@@ -1,6 +1,6 @@
 import { findImportedAccount, lockImportedAccount } from '../accounts/imported-account.ts';
-import { type ErrorItem, item, validationFailed } from '../http/errors.ts';
-import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps } from '../http/follow-up.ts';
+import { type ErrorItem, item } from '../http/errors.ts';
+import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps, followUpValidationFailed } from '../http/follow-up.ts';
 import { forEachConcurrently } from '../infra/concurrency.ts';
 import { resolveDocumentKey } from '../infra/storage/document-path.ts';
 import { findSupplier } from '../suppliers/suppliers.queries.ts';
@@ -26,14 +26,15 @@ function normalise(s: StatementInput): StatementInput {
 /**
  * POST /v1/data-import/historical-statements/create/: every statement is checked (all errors at
  * once), then, with the account row locked, the statements not yet on the account are stored.
- * Answers the validated data.
+ * Answers the validated data. Statements are history: no open-statement-period rule applies
+ * (PRODUCT §6).
  */
 export async function createStatements(
   deps: FollowUpDeps,
   request: StatementsRequest,
 ): Promise<StatementsRequest> {
   const { db, objectStore } = deps;
-  const account = await findImportedAccount(db, request.import_supplier, request.external_account_number);
+  await findImportedAccount(db, request.import_supplier, request.external_account_number);
   const supplier = await findSupplier(db, request.import_supplier);
   const documentRoot = supplier?.document_root ?? '';
   const errors: ErrorItem[] = [];
@@ -45,17 +46,8 @@ export async function createStatements(
       errors.push(
         item(
           `${at}.bill_period_to_date`,
-          'invalid_period',
+          'start_date_later_than_end_date',
           'bill_period_to_date may not be before bill_period_from_date.',
-        ),
-      );
-    }
-    if (s.bill_period_to_date >= account.open_statement_start) {
-      errors.push(
-        item(
-          `${at}.bill_period_to_date`,
-          'statement_in_open_statement_period',
-          `A historical statement must end before the open statement period, which starts ${account.open_statement_start}.`,
         ),
       );
     }
@@ -75,10 +67,7 @@ export async function createStatements(
       errors.push(item(pathAt, 'invalid_statement_document', 'The statement document is not a PDF.'));
     }
   });
-  if (errors.length > 0) {
-    errors.sort((a, b) => a.attr.localeCompare(b.attr, 'en', { numeric: true }));
-    throw validationFailed(errors, 'validation_error', 'The request is not valid.');
-  }
+  if (errors.length > 0) throw followUpValidationFailed(errors);
 
   const statements = request.statements.map(normalise);
   await db.transaction(async (tx) => {

@@ -1,22 +1,19 @@
+import { CheckContext, cleanItems } from '../account-import/payload/checks/check-context.ts';
+import { checkTransactionList } from '../account-import/payload/checks/transaction-checks.ts';
 import { lockImportedAccount } from '../accounts/imported-account.ts';
-import { RawBodyError, validationFailed } from '../http/errors.ts';
-import type { FollowUpDeps } from '../http/follow-up.ts';
+import { type ErrorItem, RawBodyError } from '../http/errors.ts';
+import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../http/follow-up.ts';
 import { localDate } from '../infra/clock.ts';
 import { withTransientRetry } from '../infra/db/db.ts';
 import { exactUnits, formatMoney, MONEY_PLACES } from './amounts.ts';
-import { balanceSign, type TransactionInput, transactionErrors } from './transaction-rules.ts';
+import { type Transaction, TransactionsBodySchema, type TransactionsRequest } from './transaction.schema.ts';
+import { balanceSign, invalidAmount, transactionErrors } from './transaction-rules.ts';
 import {
   addToBalance,
   insertPinnedNote,
   insertTransactions,
   selectExistingTransactionIds,
 } from './transactions.queries.ts';
-
-export interface TransactionsRequest {
-  import_supplier: string;
-  external_account_number: string;
-  transactions: TransactionInput[];
-}
 
 export interface TransactionFlags {
   checkPreviouslyAdded: boolean;
@@ -25,63 +22,82 @@ export interface TransactionFlags {
 
 export type TransactionStatus = 'TRANSACTION_ADDED_TO_ACCOUNT' | 'TRANSACTION_ALREADY_EXISTS';
 
-/** Echo of a transaction: as sent, amounts as two-decimal strings, a moved date as moved. */
-function echo(t: TransactionInput): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    ...t,
-    amount: formatMoney(exactUnits(t.amount, MONEY_PLACES) ?? 0n),
-  };
-  if (t.line_items) {
-    out.line_items = t.line_items.map((l) => ({
-      ...l,
-      net_amount: formatMoney(exactUnits(l.net_amount, MONEY_PLACES) ?? 0n),
-    }));
+/** A transaction as added: a forced one carries a description of its move. */
+type AddedTransaction = Transaction & { description?: string };
+
+const money = (value: string) => formatMoney(exactUnits(value, MONEY_PLACES) ?? 0n);
+
+/**
+ * Echo of a transaction: as sent, with money as two-decimal strings, every other decimal as the
+ * exact decimal string validated (the body checker turned JSON numbers into their text), and a
+ * moved date as moved.
+ */
+function echo(t: AddedTransaction): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...t, amount: money(t.amount) };
+  if (t.type === 'SUPPLY_CHARGE') {
+    out.line_items = t.line_items.map((l) => ({ ...l, net_amount: money(l.net_amount) }));
   }
-  if (t.tax_items)
-    out.tax_items = t.tax_items.map((x) => ({
-      ...x,
-      amount: formatMoney(exactUnits(x.amount, MONEY_PLACES) ?? 0n),
-    }));
+  if ((t.type === 'CHARGE' || t.type === 'SUPPLY_CHARGE') && t.tax_items) {
+    out.tax_items = t.tax_items.map((x) => ({ ...x, amount: money(x.amount) }));
+  }
   return out;
 }
 
 /** The interface's 4.2 failure body, naming the first failing transaction; nothing was added. */
 class TransactionImportError extends RawBodyError {
-  constructor(code: string, detail: string, t: TransactionInput) {
+  constructor(code: string, detail: string, t: Transaction) {
     super(400, { status: 'TRANSACTION_IMPORT_ERROR', code, error_detail: detail, transaction_data: echo(t) });
   }
 }
 
-/** Structural rules beyond the schema: per-type fields, exact amounts, duplicates in the request. */
-function checkRequest(body: TransactionsRequest): void {
-  const errors = body.transactions.flatMap((t, i) => transactionErrors(t, `transactions.${i}`));
+const checkBody = followUpBodyChecker<TransactionsRequest>(TransactionsBodySchema);
+
+const TRANSACTION_ID = /^transactions\.\d+\.transaction_id$/;
+const MONEY = /^transactions\.\d+\.(?:amount|line_items\.\d+\.net_amount|tax_items\.\d+\.amount)$/;
+const DECIMAL_PROBLEMS = new Set(['invalid_decimal', 'max_whole_digits', 'max_decimal_places']);
+
+/** The account payload's codes, where the follow-up has its own (PRODUCT §6, the reference). */
+function followUpCode(error: ErrorItem): ErrorItem {
+  if (error.code === 'required' && TRANSACTION_ID.test(error.attr)) {
+    return { ...error, code: 'missing_transaction_id', detail: 'Every transaction needs a transaction_id.' };
+  }
+  if (DECIMAL_PROBLEMS.has(error.code) && MONEY.test(error.attr)) return invalidAmount(error.attr);
+  return error;
+}
+
+/**
+ * Structure (the account payload's transaction schema), the account payload's list checks
+ * (unique ids, supply charges, overlapping periods) and the follow-up's own money rules, all
+ * errors at once. Returns the body with every decimal as its exact text.
+ */
+function checkRequest(raw: unknown, today: string): TransactionsRequest {
+  const { value: body, errors: structural, blockedPaths } = checkBody(raw);
+  const ctx = new CheckContext(today, blockedPaths);
+  const transactions = cleanItems(ctx, ctx.isSound('transactions') ? body.transactions : [], 'transactions');
+  const errors = structural.map(followUpCode);
+  for (const { value, path } of transactions) errors.push(...transactionErrors(value, path));
+  checkTransactionList(ctx, transactions);
+  errors.push(...ctx.errors);
+  if (errors.length === 0) return body;
   const seen = new Set<string>();
-  body.transactions.forEach((t, i) => {
-    if (seen.has(t.transaction_id)) {
-      errors.push({
-        attr: `transactions.${i}.transaction_id`,
-        code: 'duplicate_transaction_id',
-        detail: 'This transaction_id appears earlier in the request.',
-      });
-    }
-    seen.add(t.transaction_id);
-  });
-  if (errors.length > 0) throw validationFailed(errors);
+  throw followUpValidationFailed(
+    errors.filter((e) => {
+      const key = `${e.attr}\u0000${e.code}`;
+      return !seen.has(key) && seen.add(key);
+    }),
+  );
 }
 
 /**
  * Adds a batch of transactions to an imported account, all or nothing (interface 4.2 and
  * PRODUCT.md §6): the account row is locked, each transaction is checked in order against the
  * open statement period and today, then every new one is inserted and the balance moved in the
- * same transaction. Forced moves get a description and one pinned note lists them.
+ * same transaction. Forced moves get a description and one pinned note lists them. A dry run
+ * answers the same and stores nothing.
  */
-export async function importTransactions(
-  deps: FollowUpDeps,
-  body: TransactionsRequest,
-  flags: TransactionFlags,
-) {
-  checkRequest(body);
+export async function importTransactions(deps: FollowUpDeps, raw: unknown, flags: TransactionFlags) {
   const today = localDate(new Date(), deps.config.serviceTimezone);
+  const body = checkRequest(raw, today);
   return withTransientRetry(() =>
     deps.db.transaction(async (tx) => {
       const account = await lockImportedAccount(tx, body.import_supplier, body.external_account_number);
@@ -108,7 +124,7 @@ export async function importTransactions(
             t,
           );
         }
-        let added: TransactionInput = t;
+        let added: AddedTransaction = t;
         if (t.transaction_date < account.open_statement_start) {
           if (!flags.forceAddToCurrentStatement) {
             throw new TransactionImportError(
@@ -132,19 +148,14 @@ export async function importTransactions(
           };
           moved.push(`${t.transaction_id} (${t.transaction_date})`);
         }
-        const pence = exactUnits(t.amount, MONEY_PLACES)!;
+        const pence = exactUnits(t.amount, MONEY_PLACES) as bigint;
         balanceChange += balanceSign(t.type) * pence;
-        const { transaction_id, transaction_date, type, reason, amount: _amount, ...data } = echo(added);
-        rows.push({
-          transaction_id,
-          transaction_date,
-          amount: formatMoney(pence),
-          type,
-          reason: reason ?? null,
-          data,
-        });
+        // The columns, and everything else (every field the reference documents) in `data`.
+        const { transaction_id, transaction_date, type, reason, amount, ...data } = echo(added);
+        rows.push({ transaction_id, transaction_date, amount, type, reason: reason ?? null, data });
         results.push({ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: echo(added) });
       }
+      if (body.dry_run === true) return { results };
       if (rows.length > 0) {
         await tx.query(insertTransactions, [account.id, JSON.stringify(rows)]);
         await tx.query(addToBalance, [account.id, formatMoney(balanceChange)]);

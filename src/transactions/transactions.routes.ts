@@ -1,9 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { type FollowUpDeps, followUpBody } from '../http/follow-up.ts';
+import {
+  checkedInService,
+  type FollowUpDeps,
+  followUpBodyChecker,
+  followUpValidationFailed,
+} from '../http/follow-up.ts';
 import { authErrorResponses, ErrorRef, StringEnum } from '../http/schemas.ts';
-import { importTransactions, type TransactionsRequest } from './import-transactions.ts';
-import { TransactionItemSchema } from './transaction.schema.ts';
+import { importTransactions } from './import-transactions.ts';
+import { TransactionsBodySchema } from './transaction.schema.ts';
 
 const EXAMPLE = {
   import_supplier: 'ACME',
@@ -52,6 +57,12 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 
+type QueryFlags = {
+  check_previously_added?: boolean;
+  force_add_to_current_statement?: boolean;
+};
+const checkQuery = followUpBodyChecker<QueryFlags>(Query);
+
 const Result = Type.Object({
   status: StringEnum(['TRANSACTION_ADDED_TO_ACCOUNT', 'TRANSACTION_ALREADY_EXISTS'] as const),
   transaction_data: Type.Object({}, { additionalProperties: true }),
@@ -61,14 +72,13 @@ export async function transactionsRoutes(app: FastifyInstance, deps: FollowUpDep
   app.post(
     '/v1/data-import/transactions/create/',
     {
+      // Query and body are checked by the account payload's validator (its codes, exact decimals).
+      validatorCompiler: checkedInService,
       schema: {
         tags: ['post account import'],
         summary: 'Add ledger transactions to an imported account (all or nothing)',
         querystring: Query,
-        body: {
-          ...followUpBody('transactions', TransactionItemSchema, 'At most 1,000 transactions.'),
-          examples: [EXAMPLE],
-        },
+        body: { ...TransactionsBodySchema, examples: [EXAMPLE] },
         response: {
           201: Type.Object({ results: Type.Array(Result) }),
           400: Type.Object(
@@ -85,11 +95,9 @@ export async function transactionsRoutes(app: FastifyInstance, deps: FollowUpDep
       },
     },
     async (request, reply) => {
-      const q = request.query as {
-        check_previously_added?: boolean;
-        force_add_to_current_statement?: boolean;
-      };
-      const result = await importTransactions(deps, request.body as TransactionsRequest, {
+      const { value: q, errors } = checkQuery(request.query ?? {});
+      if (errors.length > 0) throw followUpValidationFailed(errors);
+      const result = await importTransactions(deps, request.body, {
         checkPreviouslyAdded: q.check_previously_added ?? true,
         forceAddToCurrentStatement: q.force_add_to_current_statement ?? true,
       });

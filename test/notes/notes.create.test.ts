@@ -59,7 +59,7 @@ describe('POST /v1/data-import/notes/create/', () => {
       ...(await importAccounts(
         t,
         headers,
-        Array.from({ length: 16 }, (_, i) => accountFor(SUPPLIER, 501 + i)),
+        Array.from({ length: 19 }, (_, i) => accountFor(SUPPLIER, 501 + i)),
       )),
     );
     for (const ext of accounts) baseline.set(ext, await allNotes(ext));
@@ -176,6 +176,83 @@ describe('POST /v1/data-import/notes/create/', () => {
     );
   });
 
+  it('accepts and stores external_id and is_archived (the reference fields)', async () => {
+    const ext = account();
+    const res = await post(
+      body(ext, [
+        {
+          body: 'Archived one.',
+          external_id: 'SRC-1',
+          is_archived: true,
+          created_at: '2020-01-01T00:00:00Z',
+        },
+        { body: 'Live one.', external_id: 'SRC-2', is_archived: false },
+        { body: 'Plain one.' },
+      ]),
+    );
+    assert.equal(res.statusCode, 201, res.body);
+    const a = await findImportedAccount(t.db, SUPPLIER, ext);
+    const { rows } = await t.db.query<Obj>(
+      sql(
+        '',
+        'SELECT body, external_id, is_archived FROM notes WHERE account_id = $1 AND body = ANY($2) ORDER BY body',
+      ),
+      [a.id, ['Archived one.', 'Live one.', 'Plain one.']],
+    );
+    assert.deepEqual(rows, [
+      { body: 'Archived one.', external_id: 'SRC-1', is_archived: true },
+      { body: 'Live one.', external_id: 'SRC-2', is_archived: false },
+      { body: 'Plain one.', external_id: null, is_archived: false },
+    ]);
+  });
+
+  it('treats a note whose external_id is already on the account as NOTE_ALREADY_EXISTS (the reference de-duplication key)', async () => {
+    const ext = account();
+    await post(
+      body(ext, [{ body: 'First wording.', external_id: 'SRC-9', created_at: '2020-01-01T00:00:00Z' }]),
+    );
+    const res = await post(
+      body(ext, [
+        { body: 'Second wording.', external_id: 'SRC-9' },
+        { body: 'Another.', external_id: 'SRC-10' },
+        { body: 'Another again.', external_id: 'SRC-10' },
+        { body: 'First wording.', external_id: 'SRC-11' },
+      ]),
+    );
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(
+      res.json().map((r: Obj) => [r.body, r.status]),
+      [
+        ['Second wording.', 'NOTE_ALREADY_EXISTS'],
+        ['Another.', 'NOTE_CREATION_SUCCESS'],
+        ['Another again.', 'NOTE_ALREADY_EXISTS'],
+        // The same body is the same note, whatever its external_id (interface 4.1).
+        ['First wording.', 'NOTE_ALREADY_EXISTS'],
+      ],
+    );
+    assert.equal(await countNotes(ext), 2);
+  });
+
+  it('stores the external_id and is_archived of notes the account was migrated with, and de-duplicates on them', async () => {
+    const migrated = accountFor(SUPPLIER, 599);
+    Object.assign(migrated.notes[0], { external_id: 'MIGRATED-1', is_archived: true });
+    const [ext] = await importAccounts(t, headers, [migrated]);
+    const a = await findImportedAccount(t.db, SUPPLIER, ext);
+    const { rows } = await t.db.query<Obj>(
+      sql('', 'SELECT external_id, is_archived FROM notes WHERE account_id = $1'),
+      [a.id],
+    );
+    assert.deepEqual(rows, [{ external_id: 'MIGRATED-1', is_archived: true }]);
+    const res = await post(body(ext, [{ body: 'Reworded since.', external_id: 'MIGRATED-1' }]));
+    assert.equal(res.json()[0].status, 'NOTE_ALREADY_EXISTS', res.body);
+  });
+
+  it('rejects external_id and is_archived of the wrong type', async () => {
+    const res = await post(body(account(), [{ body: 'x', external_id: 7, is_archived: 'yes' }]));
+    assert.equal(res.statusCode, 400, res.body);
+    assert.deepEqual(codes(res), ['notes.0.external_id:invalid', 'notes.0.is_archived:invalid']);
+  });
+
   it('reports every note error at once with attr paths, and creates nothing', async () => {
     const ext = account();
     const res = await post(
@@ -202,8 +279,8 @@ describe('POST /v1/data-import/notes/create/', () => {
     assert.equal(out.code, 'validation_error');
     assert.equal(typeof out.detail, 'string');
     assert.deepEqual(codes(res), [
-      'notes.1:note_body_or_documents_required',
-      'notes.2:note_body_or_documents_required',
+      'notes.1:note_body_or_document_path_not_found',
+      'notes.2:note_body_or_document_path_not_found',
       'notes.3.unpin_at:note_unpin_at_earlier_than_creation_date',
       'notes.4.unpin_at:note_unpin_at_requires_pinned',
       'notes.5.unpin_at:note_unpin_at_requires_pinned',

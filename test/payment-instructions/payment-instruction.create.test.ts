@@ -166,8 +166,10 @@ describe('POST /v1/data-import/payment-instruction/create/', () => {
       ['GOCARDLESS', 'MD000SIMACTIVE', 'CARD', 'payment_instruction_type_mismatch'],
       ['STRIPE', 'pm_sim_bacs_debit', 'CARD', 'payment_instruction_type_mismatch'],
       ['STRIPE', 'pm_sim_card_visa', 'DIRECT_DEBIT', 'payment_instruction_type_mismatch'],
-      ['GOCARDLESS', 'not-a-mandate', 'DIRECT_DEBIT', 'invalid_payment_instruction_reference'],
-      ['STRIPE', 'THIS-IS-A-FAKE-REFERENCE', 'CARD', 'invalid_payment_instruction_reference'],
+      // The vendor decides whether a reference exists: no prefix checks (PRODUCT §6).
+      ['GOCARDLESS', 'not-a-mandate', 'DIRECT_DEBIT', 'payment_instruction_not_found'],
+      ['STRIPE', 'THIS-IS-A-FAKE-REFERENCE', 'CARD', 'payment_instruction_not_found'],
+      ['STRIPE', '..', 'CARD', 'invalid_payment_instruction_reference'],
     ];
     for (const [vendor, reference, type, code] of cases) {
       await expectError(body(3, vendor, reference, type), 400, code);
@@ -262,7 +264,7 @@ describe('POST /v1/data-import/payment-instruction/create/', () => {
       [body(1, 'PAYPAL', 'pm_sim_card_visa', 'CARD'), 'vendor'],
       [body(1, 'STRIPE', 'pm_sim_card_visa', 'CHEQUE'), 'type'],
       [body(1, 'STRIPE', '', 'CARD'), 'reference'],
-      [body(1, 'STRIPE', 'x'.repeat(256), 'CARD'), 'reference'],
+      [body(1, 'STRIPE', 'x'.repeat(513), 'CARD'), 'reference'],
       [{ ...body(1, 'STRIPE', 'pm_sim_card_visa', 'CARD'), reference: 42 }, 'reference'],
     ];
     for (const [b, attr] of cases) {
@@ -281,14 +283,103 @@ describe('POST /v1/data-import/payment-instruction/create/', () => {
     for (const a of ['vendor', 'reference', 'type']) assert.ok(attrs.includes(a), missing.body);
   });
 
-  it('accepts the reference example payload; its fake reference is a vendor-level 400', async () => {
+  it('passes the reference example to its vendor, which decides: unknown → 400, known → 201', async () => {
+    // A copy of reference/examples/payment-instruction.json (drift: test/http/follow-up-reference-examples.test.ts).
     const example = JSON.parse(
-      readFileSync('/work/shared/reference/examples/payment-instruction.json', 'utf8'),
+      readFileSync(new URL('./fixtures/payment-instruction.json', import.meta.url), 'utf8'),
     );
-    const res = await create(example);
+    const unknown = await create(example);
+    assert.equal(unknown.statusCode, 400, unknown.body);
+    assert.equal(unknown.json().code, 'payment_instruction_not_found');
+    assert.equal(unknown.json().errors, undefined);
+    sim.setPaymentMethod(simulatedPaymentMethod('THIS-IS-A-FAKE-REFERENCE'));
+    const known = await create(example);
+    assert.equal(known.statusCode, 201, known.body);
+    assert.equal(known.json().reference, 'THIS-IS-A-FAKE-REFERENCE');
+  });
+
+  it('accepts and stores ledger_code, use_for_scheduled_payments and valid_from', async () => {
+    const res = await create({
+      ...body(2, 'GOCARDLESS', 'MD000SIMACTIVE', 'DIRECT_DEBIT'),
+      ledger_code: 'MAIN-LEDGER',
+      use_for_scheduled_payments: true,
+      valid_from: '2024-02-01',
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    sim.setPaymentMethod(simulatedPaymentMethod('pm_nullables'));
+    const nulls = await create({
+      ...body(2, 'STRIPE', 'pm_nullables', 'CARD'),
+      use_for_scheduled_payments: null,
+      valid_from: null,
+    });
+    assert.equal(nulls.statusCode, 201, nulls.body);
+    const stored = await t.db.query<Record<string, unknown>>(
+      sql(
+        '',
+        `SELECT p.reference, p.ledger_code, p.use_for_scheduled_payments, p.valid_from::text AS valid_from
+           FROM payment_instructions p JOIN accounts a ON a.id = p.account_id
+          WHERE a.import_supplier = $1 AND a.external_account_number = $2 ORDER BY p.id`,
+      ),
+      [SUPPLIER, ext(2)],
+    );
+    assert.deepEqual(stored.rows, [
+      {
+        reference: 'MD000SIMACTIVE',
+        ledger_code: 'MAIN-LEDGER',
+        use_for_scheduled_payments: true,
+        valid_from: '2024-02-01',
+      },
+      { reference: 'pm_nullables', ledger_code: null, use_for_scheduled_payments: null, valid_from: null },
+    ]);
+  });
+
+  it('checks the format of ledger_code (no ledger registry here) and of valid_from, before asking a vendor', async () => {
+    const before = sim.requests().length;
+    const res = await create({
+      ...body(2, 'GOCARDLESS', 'MD000SIMACTIVE', 'DIRECT_DEBIT'),
+      ledger_code: 'not a ledger!',
+      use_for_scheduled_payments: 'yes',
+      valid_from: '2024-02-30',
+    });
     assert.equal(res.statusCode, 400, res.body);
-    assert.equal(res.json().code, 'invalid_payment_instruction_reference');
-    assert.equal(res.json().errors, undefined);
+    assert.equal(res.json().code, 'validation_error');
+    assert.deepEqual(
+      res.json().errors.map((e: { attr: string; code: string }) => `${e.attr}:${e.code}`),
+      [
+        'ledger_code:ledger_code_does_not_exist',
+        'use_for_scheduled_payments:invalid',
+        'valid_from:invalid_date',
+      ],
+    );
+    assert.equal(sim.requests().length, before);
+  });
+
+  it('every error body also carries error_detail, import_supplier, external_account_number and reference', async () => {
+    // A success has none of them.
+    const stored = await create(body(9, 'GOCARDLESS', 'MD000SIMACTIVE', 'DIRECT_DEBIT'));
+    assert.equal(stored.statusCode, 201, stored.body);
+    assert.equal(stored.json().error_detail, undefined);
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ ...body(1, 'STRIPE', 'pm_x', 'CARD'), surprise: 1 }, 400, 'validation_error'],
+      [body(3, 'STRIPE', 'pm_fail_404', 'CARD'), 400, 'payment_instruction_not_found'],
+      [body(9, 'GOCARDLESS', 'MD000SIMPENDING', 'DIRECT_DEBIT'), 400, 'account_has_active_instruction'],
+      [body(12345, 'STRIPE', 'pm_sim_card_visa', 'CARD'), 404, 'not_found'],
+      [body(4, 'STRIPE', 'pm_fail_500', 'CARD'), 500, 'vendor_unavailable'],
+    ];
+    for (const [b, status, code] of cases) {
+      const res = await expectError(b, status, code);
+      const out = res.json();
+      assert.equal(out.error_detail, out.detail, res.body);
+      assert.equal(out.import_supplier, b.import_supplier);
+      assert.equal(out.external_account_number, b.external_account_number);
+      assert.equal(out.reference, b.reference);
+    }
+    // Fields the request lacks (or gave in another type) are "".
+    const res = await expectError({ import_supplier: SUPPLIER, reference: 42 }, 400, 'validation_error');
+    assert.deepEqual(
+      [res.json().import_supplier, res.json().external_account_number, res.json().reference],
+      [SUPPLIER, '', ''],
+    );
   });
 
   it('50 concurrent identical requests: all 201, exactly one row', async () => {

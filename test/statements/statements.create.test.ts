@@ -13,8 +13,9 @@ type Obj = Record<string, any>;
 const SUPPLIER = 'TENTACLE_ENERGY';
 const ROOT = 'tentacle/statements';
 const URL_ = '/v1/data-import/historical-statements/create/';
-// A copy of reference/examples/historical-statements.json, untouched; its 2022 period lies in
-// the example account's open statement period (from 2019-08-01), so tests move it before that.
+// A copy of reference/examples/historical-statements.json, untouched. Its 2022 period lies in
+// the example account's open statement period (from 2019-08-01): statements are history, so
+// that does not matter.
 const example = (): Obj =>
   JSON.parse(readFileSync(new URL('./fixtures/historical-statements.json', import.meta.url), 'utf8'));
 
@@ -72,7 +73,7 @@ describe('POST /v1/data-import/historical-statements/create/', () => {
       ...(await importAccounts(
         t,
         headers,
-        Array.from({ length: 12 }, (_, i) => accountFor(SUPPLIER, 701 + i)),
+        Array.from({ length: 14 }, (_, i) => accountFor(SUPPLIER, 701 + i)),
       )),
     );
     for (const ext of accounts) baseline.set(ext, new Set((await allRows(ext)).map((r) => r.statement_id)));
@@ -87,10 +88,26 @@ describe('POST /v1/data-import/historical-statements/create/', () => {
     assert.equal(a.open_statement_start, '2019-08-01');
   });
 
-  it('rejects the reference example as is: its period lies in the open statement period', async () => {
-    const res = await post({ ...example(), external_account_number: account() });
-    assert.equal(res.statusCode, 400, res.body);
-    assert.deepEqual(codes(res), ['statements.0.bill_period_to_date:statement_in_open_statement_period']);
+  it('creates the reference example as is, though its period lies in the open statement period: statements are history', async () => {
+    const ext = account();
+    const payload = { ...example(), external_account_number: ext };
+    const res = await post(payload);
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(res.json(), payload);
+    assert.deepEqual(
+      (await rowsOf(ext)).map((r) => [r.statement_id, r.from_date, r.to_date]),
+      [['1', '2022-01-01', '2022-01-31']],
+    );
+  });
+
+  it('accepts null issued_date and gross_amount (nullable in the reference)', async () => {
+    const ext = account();
+    const res = await post(body(ext, [statement('N1', { issued_date: null, gross_amount: null })]));
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(res.json().statements, [statement('N1', { issued_date: null, gross_amount: null })]);
+    const [row] = await rowsOf(ext);
+    assert.equal(row.issued_date, null);
+    assert.deepEqual(row.data, {});
   });
 
   it('creates the reference example with its dates moved before the open period (201, the validated data)', async () => {
@@ -159,8 +176,7 @@ describe('POST /v1/data-import/historical-statements/create/', () => {
     assert.equal(res.statusCode, 400, res.body);
     assert.equal(res.json().code, 'validation_error');
     assert.deepEqual(codes(res), [
-      'statements.1.bill_period_to_date:invalid_period',
-      'statements.2.bill_period_to_date:statement_in_open_statement_period',
+      'statements.1.bill_period_to_date:start_date_later_than_end_date',
       'statements.3.statement_path:path_does_not_exist_in_file_store',
       'statements.4.statement_path:invalid_statement_document',
       'statements.5.statement_path:invalid_statement_document',

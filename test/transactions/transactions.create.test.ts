@@ -11,6 +11,12 @@ const REFERENCE = JSON.parse(
 );
 const URL_PATH = '/v1/data-import/transactions/create/';
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies
+type Obj = Record<string, any>;
+
+/** A validation body's errors as `attr:code`. */
+const errorsOf = (res: { json(): Obj }): string[] => res.json().errors.map((e: Obj) => `${e.attr}:${e.code}`);
+
 // The example account's open statement period starts 2019-08-01 and its balance is 30.00.
 describe('POST /v1/data-import/transactions/create/', () => {
   let t: TestApp;
@@ -30,12 +36,13 @@ describe('POST /v1/data-import/transactions/create/', () => {
   }
   // The example account arrives with 2 current-statement transactions (ids 1 and 2) of its own.
   const migrated = new Map<string, number>();
-  const post = (external: string, transactions: unknown[], query = '') =>
+  /** Posts the transactions; `extra` adds top-level fields (dry_run). */
+  const post = (external: string, transactions: unknown[], query = '', extra: Obj = {}) =>
     t.app.inject({
       method: 'POST',
       url: `${URL_PATH}${query}`,
       headers,
-      payload: { import_supplier: 'TX', external_account_number: external, transactions },
+      payload: { import_supplier: 'TX', external_account_number: external, ...extra, transactions },
     });
   const account = async (external: string) => {
     const c = await counts(external);
@@ -196,49 +203,236 @@ describe('POST /v1/data-import/transactions/create/', () => {
         tax_items: [{ amount: 9.24, tax_type: 'VAT', value_taxed: 44, rate: 0.21, unit_type: 'PROPORTION' }],
       },
       tx('10', { amount: -5 }),
+      tx(undefined as unknown as string),
     ]);
     assert.equal(res.statusCode, 400);
-    const got = res.json().errors.map((e: { attr: string; code: string }) => `${e.attr}:${e.code}`);
-    // Schema errors come first (the rest is checked once the shape is right).
-    assert.deepEqual(
-      got.sort(),
-      ['transactions.4.colour:unknown_field', 'transactions.6.transaction_date:invalid_date'].sort(),
-    );
-    const res2 = await post(ext, [
-      tx('1', { type: 'CHARGE', reason: undefined }),
-      tx('2', { type: 'SUPPLY_CHARGE', reason: 'IMPORTED_CHARGE' }),
-      tx('3', { amount: 1.234 }),
-      tx('4', { amount: 'ten' }),
-      tx('3'),
-      tx('8', { type: 'CREDIT', reason: 'IMPORTED_CREDIT', payment_type: 'DIRECT_CREDIT' }),
-      {
-        ...tx('9', { type: 'SUPPLY_CHARGE', reason: undefined, amount: 50 }),
-        product_code: 'P-1',
-        line_items: [
-          { start_date: '2020-02-01', end_date: '2020-01-01', number_of_units: 1, net_amount: 44 },
-        ],
-        tax_items: [{ amount: 9.24, tax_type: 'VAT', value_taxed: 44, rate: 0.21, unit_type: 'PROPORTION' }],
-      },
-      tx('10', { amount: -5 }),
+    assert.equal(res.json().code, 'validation_error');
+    // The account payload's transaction schema and list checks, and the follow-up's money rules.
+    assert.deepEqual(errorsOf(res), [
+      'transactions.0.reason:required',
+      'transactions.1.line_items:required',
+      'transactions.1.product_code:required',
+      'transactions.1.reason:unknown_field',
+      'transactions.2.amount:invalid_amount',
+      'transactions.3.amount:invalid_amount',
+      'transactions.4.colour:unknown_field',
+      'transactions.5.transaction_id:duplicate_transaction_ids',
+      'transactions.6.transaction_date:invalid_date',
+      'transactions.7.payment_type:unknown_field',
+      'transactions.8.amount:ledger_transaction_amount_does_not_match_with_line_item_net_amount_and_tax_amount',
+      'transactions.8.line_items.0.end_date:start_date_later_than_end_date',
+      'transactions.8.line_items.0.rate_band:conflicting_rate_band_specification',
+      'transactions.9.amount:min_value',
+      'transactions.10.transaction_id:missing_transaction_id',
     ]);
-    assert.equal(res2.statusCode, 400);
+    assert.deepEqual(await account(ext), { balance: '30.00', transactions: 0, pinned: 0 });
+  });
+
+  /** A SUPPLY_CHARGE using every field the reference documents for it, its line and tax items. */
+  const fullSupplyCharge = (id: string): Obj => ({
+    transaction_id: id,
+    transaction_date: '2020-01-31',
+    amount: 32.76,
+    type: 'SUPPLY_CHARGE',
+    reason: undefined,
+    billing_document_identifier: 'BD-7',
+    display_note: 'January',
+    note: 'internal',
+    reference: 'sc-ref',
+    product_code: 'E-1R-FERRY-FIX-24M',
+    supply_point_identifier: '1200012345678',
+    line_items: [
+      {
+        rate_specification_code: 'RS-DAY',
+        external_rate_identifier: 'EXT-RATE-1',
+        start_date: '2020-01-01',
+        end_date: '2020-01-31',
+        number_of_units: 31,
+        net_amount: '6.20',
+        price_per_unit: 0.2,
+        params: { meter_legacy_id: 'M-1' },
+      },
+      {
+        time_series_specification_code: 'TS-HH',
+        start_date: '2020-01-01',
+        end_date: '2020-01-31',
+        number_of_units: '100.5',
+        net_amount: 25,
+        units: [1000.5, '1101.0000'],
+      },
+    ],
+    tax_items: [
+      {
+        amount: 1.56,
+        tax_type: 'VAT',
+        value_taxed: '31.2',
+        rate: 0.05,
+        unit_type: 'PROPORTION',
+        params: { band: 'reduced' },
+      },
+    ],
+  });
+  const storedData = async (external: string, id: string) =>
+    (
+      await t.db.query<{ data: Obj; amount: string; reason: string | null }>(
+        sql(
+          '',
+          `SELECT x.data, x.amount::text AS amount, x.reason FROM transactions x JOIN accounts a ON a.id = x.account_id
+            WHERE a.import_supplier = 'TX' AND a.external_account_number = $1 AND x.transaction_id = $2`,
+        ),
+        [external, id],
+      )
+    ).rows;
+
+  it('accepts and stores every field the reference documents (billing_document_identifier, supply_point_identifier, item params, rate codes)', async () => {
+    const ext = await importedAccount();
+    const res = await post(ext, [
+      fullSupplyCharge('sc-full'),
+      tx('pay-bd', { billing_document_identifier: 'BD-7' }),
+      tx('chg-bd', { type: 'CHARGE', reason: 'IMPORTED_CHARGE', billing_document_identifier: 'BD-7' }),
+    ]);
+    assert.equal(res.statusCode, 201, res.body);
+    const [stored] = await storedData(ext, 'sc-full');
+    assert.equal(stored.amount, '32.76');
+    assert.equal(stored.reason, null);
+    const { data } = stored;
+    assert.equal(data.billing_document_identifier, 'BD-7');
+    assert.equal(data.supply_point_identifier, '1200012345678');
     assert.deepEqual(
-      res2.json().errors.map((e: { attr: string; code: string }) => `${e.attr}:${e.code}`),
+      data.line_items.map((l: Obj) => [
+        l.rate_specification_code,
+        l.time_series_specification_code,
+        l.external_rate_identifier,
+        l.params,
+      ]),
       [
-        'transactions.0.reason:required',
-        'transactions.1.reason:not_allowed_for_type',
-        'transactions.1.product_code:required',
-        'transactions.1.line_items:required',
-        'transactions.2.amount:invalid_amount',
-        'transactions.3.amount:invalid_amount',
-        'transactions.5.payment_type:not_allowed_for_type',
-        'transactions.6.line_items.0.end_date:invalid_period',
-        'transactions.6.amount:amounts_inconsistent',
-        'transactions.7.amount:min_value',
-        'transactions.4.transaction_id:duplicate_transaction_id',
+        ['RS-DAY', undefined, 'EXT-RATE-1', { meter_legacy_id: 'M-1' }],
+        [undefined, 'TS-HH', undefined, undefined],
       ],
     );
-    assert.deepEqual(await account(ext), { balance: '30.00', transactions: 0, pinned: 0 });
+    assert.deepEqual(data.tax_items[0].params, { band: 'reduced' });
+    // Nothing dropped: `data` is the whole echo (every field sent) beside the columns.
+    const { transaction_id, transaction_date, amount, type, ...echoed } =
+      res.json().results[0].transaction_data;
+    assert.deepEqual(
+      [transaction_id, transaction_date, amount, type],
+      ['sc-full', '2020-01-31', '32.76', 'SUPPLY_CHARGE'],
+    );
+    assert.deepEqual(data, echoed);
+    assert.equal((await storedData(ext, 'pay-bd'))[0].data.billing_document_identifier, 'BD-7');
+    assert.equal((await storedData(ext, 'chg-bd'))[0].data.billing_document_identifier, 'BD-7');
+  });
+
+  it('echoes every decimal as a string: money with two decimals, the rest exactly as sent', async () => {
+    const ext = await importedAccount();
+    const res = await post(ext, [fullSupplyCharge('sc-echo')]);
+    assert.equal(res.statusCode, 201, res.body);
+    const data = res.json().results[0].transaction_data;
+    assert.equal(data.amount, '32.76');
+    assert.deepEqual(
+      data.line_items.map((l: Record<string, unknown>) => [
+        l.net_amount,
+        l.number_of_units,
+        l.price_per_unit,
+        l.units,
+      ]),
+      [
+        ['6.20', '31', '0.2', undefined],
+        ['25.00', '100.5', undefined, ['1000.5', '1101.0000']],
+      ],
+    );
+    assert.deepEqual(
+      data.tax_items.map((x: Record<string, unknown>) => [x.amount, x.value_taxed, x.rate]),
+      [['1.56', '31.2', '0.05']],
+    );
+  });
+
+  it('dry_run: true answers exactly as if added and stores nothing (no transaction, balance or pinned note)', async () => {
+    const ext = await importedAccount();
+    const batch = [
+      fullSupplyCharge('dry-sc'),
+      tx('dry-early', { transaction_date: '2019-07-01' }), // forced: would pin a note
+      tx('dry-pay'),
+    ];
+    const before = await account(ext);
+    const dry = await post(ext, batch, '', { dry_run: true });
+    assert.equal(dry.statusCode, 201, dry.body);
+    assert.deepEqual(await account(ext), before);
+    assert.equal((await storedData(ext, 'dry-sc')).length, 0);
+    const real = await post(ext, batch);
+    assert.equal(real.statusCode, 201, real.body);
+    assert.deepEqual(dry.json(), real.json());
+    assert.deepEqual(
+      real.json().results.map((r: { status: string }) => r.status),
+      Array(3).fill('TRANSACTION_ADDED_TO_ACCOUNT'),
+    );
+    // 30.00 − 32.76 (supply charge) + 12.50 + 12.50 (payments)
+    assert.deepEqual(await account(ext), { balance: '22.24', transactions: 3, pinned: 1 });
+    // dry_run: false is an ordinary request.
+    const again = await post(ext, [tx('x')], '', { dry_run: false });
+    assert.equal(again.statusCode, 201, again.body);
+    assert.equal((await account(ext)).transactions, 4);
+  });
+
+  it('a dry run fails exactly as the real request would', async () => {
+    const ext = await importedAccount();
+    const res = await post(ext, [tx('future', { transaction_date: '2999-01-01' })], '', { dry_run: true });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().code, 'transaction_in_future');
+  });
+
+  it('refuses line item units that are not exactly two values: line_item_units_must_be_two_values', async () => {
+    const ext = await importedAccount();
+    const charge = fullSupplyCharge('units');
+    const res = await post(ext, [
+      { ...charge, line_items: [charge.line_items[0], { ...charge.line_items[1], units: [4, 8, 12] }] },
+      {
+        ...charge,
+        transaction_id: 'units-1',
+        line_items: [charge.line_items[0], { ...charge.line_items[1], units: [4] }],
+      },
+    ]);
+    assert.equal(res.statusCode, 400, res.body);
+    assert.deepEqual(errorsOf(res), [
+      'transactions.0.line_items.1.units:line_item_units_must_be_two_values',
+      // The same line items, charged twice in one request.
+      'transactions.1.line_items.0.start_date:line_items_overlap_already_charged_period',
+      'transactions.1.line_items.1.start_date:line_items_overlap_already_charged_period',
+      'transactions.1.line_items.1.units:line_item_units_must_be_two_values',
+    ]);
+  });
+
+  it('allows negative charges, credits and supply charges (the reference); payments and repayments stay positive', async () => {
+    const ext = await importedAccount();
+    const negative = fullSupplyCharge('neg-sc');
+    negative.amount = -32.76;
+    negative.line_items[0] = { ...negative.line_items[0], net_amount: '-6.20', price_per_unit: -0.2 };
+    negative.line_items[1] = { ...negative.line_items[1], net_amount: -25 };
+    negative.tax_items[0] = { ...negative.tax_items[0], amount: -1.56 };
+    const res = await post(ext, [
+      tx('neg-charge', { type: 'CHARGE', reason: 'IMPORTED_CHARGE', amount: -12.5 }),
+      tx('neg-credit', { type: 'CREDIT', reason: 'IMPORTED_CREDIT', amount: '-2.50' }),
+      negative,
+    ]);
+    assert.equal(res.statusCode, 201, res.body);
+    // 30.00 + 12.50 (a negative charge) − 2.50 (a negative credit) + 32.76 (a negative supply charge)
+    assert.deepEqual(await account(ext), { balance: '72.76', transactions: 3, pinned: 0 });
+    const refused = await post(ext, [
+      tx('neg-pay', { amount: -1 }),
+      tx('neg-repay', { type: 'REPAYMENT', reason: 'FULL_CREDIT_REFUND', amount: '-1.00' }),
+    ]);
+    assert.deepEqual(errorsOf(refused), [
+      'transactions.0.amount:min_value',
+      'transactions.1.amount:min_value',
+    ]);
+  });
+
+  it('refuses query flags other than true and false', async () => {
+    const ext = await importedAccount();
+    const res = await post(ext, [tx('q')], '?check_previously_added=maybe&colour=red');
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().code, 'validation_error');
+    assert.deepEqual(errorsOf(res), ['check_previously_added:invalid', 'colour:unknown_field']);
   });
 
   it('limits a request to 1,000 transactions (too_many_items)', async () => {

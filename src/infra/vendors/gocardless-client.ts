@@ -5,17 +5,10 @@ import {
   VendorRejection,
   VendorUnavailable,
 } from './payment-vendor.ts';
-import { getVendorJson, withTrailingSlash } from './vendor-http.ts';
+import { getVendorJson, referenceSegment, withTrailingSlash } from './vendor-http.ts';
 
 /** The API version we speak; GoCardless requires the header on every request. */
 export const GOCARDLESS_API_VERSION = '2015-07-06';
-
-/**
- * GoCardless mandate ids are `MD` followed by upper-case letters and digits. We also accept
- * lower case and `_` (the simulator's fault references, such as `MD_FAIL_500`); nothing that
- * could change the URL path (`/`, `.`, `%`, `?`) gets through.
- */
-export const GOCARDLESS_MANDATE_ID = /^MD[A-Za-z0-9_]{1,62}$/;
 
 /** Mandates in these states can never collect again; GoCardless requires a new mandate. */
 export const GOCARDLESS_ENDED_STATUSES = new Set(['cancelled', 'failed', 'expired', 'consumed', 'blocked']);
@@ -55,15 +48,17 @@ export class GoCardlessClient implements PaymentVendor {
         `GoCardless holds direct-debit mandates, not ${type}.`,
       );
     }
-    if (!GOCARDLESS_MANDATE_ID.test(reference)) {
-      throw reject('invalid_payment_instruction_reference', 'A GoCardless mandate reference starts with MD.');
+    // GoCardless decides whether the reference is one of its mandates (PRODUCT §6).
+    const segment = referenceSegment(reference);
+    if (segment === null) {
+      throw reject('invalid_payment_instruction_reference', 'This reference cannot name a mandate.');
     }
 
     const body = await getVendorJson({
       vendor: 'GOCARDLESS',
       reference,
       noun: 'mandate',
-      url: new URL(`mandates/${encodeURIComponent(reference)}`, withTrailingSlash(this.#options.apiUrl)),
+      url: new URL(`mandates/${segment}`, withTrailingSlash(this.#options.apiUrl)),
       headers: {
         authorization: `Bearer ${this.#options.accessToken}`,
         'gocardless-version': GOCARDLESS_API_VERSION,

@@ -5,17 +5,10 @@ import {
   VendorRejection,
   VendorUnavailable,
 } from './payment-vendor.ts';
-import { getVendorJson, withTrailingSlash } from './vendor-http.ts';
+import { getVendorJson, referenceSegment, withTrailingSlash } from './vendor-http.ts';
 
 /** Pinned so that the shape of payment methods does not change under us with the account's default. */
 export const STRIPE_API_VERSION = '2024-06-20';
-
-/**
- * Payment method ids (`pm_…`) and the older card and source ids (`card_…`, `src_…`) that the
- * payment-methods endpoint also answers for. `_` is allowed after the prefix (Stripe's test ids
- * such as `pm_card_visa`); nothing that could change the URL path gets through.
- */
-export const STRIPE_PAYMENT_METHOD_ID = /^(pm|card|src)_[A-Za-z0-9_]{1,250}$/;
 
 /** Stripe payment-method types that are direct debits (bank-account mandates). */
 const DIRECT_DEBIT_TYPES = new Set([
@@ -75,21 +68,17 @@ export class StripeClient implements PaymentVendor {
   async fetchInstruction(reference: string, type: PaymentInstructionType): Promise<VendorInstruction> {
     const reject = (code: VendorRejection['code'], detail: string) =>
       new VendorRejection({ vendor: 'STRIPE', code, reference, detail });
-    if (!STRIPE_PAYMENT_METHOD_ID.test(reference)) {
-      throw reject(
-        'invalid_payment_instruction_reference',
-        'A Stripe payment method reference starts with pm_.',
-      );
+    // Stripe decides whether the reference is one of its payment methods (PRODUCT §6).
+    const segment = referenceSegment(reference);
+    if (segment === null) {
+      throw reject('invalid_payment_instruction_reference', 'This reference cannot name a payment method.');
     }
 
     const method = await getVendorJson({
       vendor: 'STRIPE',
       reference,
       noun: 'payment method',
-      url: new URL(
-        `v1/payment_methods/${encodeURIComponent(reference)}`,
-        withTrailingSlash(this.#options.apiUrl),
-      ),
+      url: new URL(`v1/payment_methods/${segment}`, withTrailingSlash(this.#options.apiUrl)),
       headers: {
         authorization: `Bearer ${this.#options.apiKey}`,
         'stripe-version': STRIPE_API_VERSION,

@@ -22,6 +22,16 @@ export function withTrailingSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
 }
 
+/**
+ * The reference as one URL path segment of the vendor's API, or null when no URL can carry it as
+ * one: `.` and `..` are dot segments, which URL parsing would resolve away (another endpoint of
+ * the vendor). Everything else is the vendor's to judge; `encodeURIComponent` keeps `/`, `?`, `#`
+ * and `%` inside the segment.
+ */
+export function referenceSegment(reference: string): string | null {
+  return reference === '.' || reference === '..' ? null : encodeURIComponent(reference);
+}
+
 /** Vendor answers are small JSON objects; anything bigger is not an answer we understand. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 

@@ -131,18 +131,38 @@ describe('GoCardlessClient against the simulator over HTTP', () => {
       assert.equal(sim.requests().length, 0);
     });
 
-    it('rejects references that are not mandate ids without a request: invalid_payment_instruction_reference', async () => {
+    it('asks GoCardless about any reference, in one path segment: the vendor decides (unknown → payment_instruction_not_found)', async () => {
       const references = [
         'THIS-IS-A-FAKE-REFERENCE',
-        '',
         'md000lower',
         'MD',
         'MD../../customers',
         'MD%2F..',
         'MD0?x=1',
+        'MD0/../x',
+        'MD0#frag',
+        ' MD000SIMACTIVE',
+        `MD${'A'.repeat(300)}`,
       ];
-      references.push('MD0/../x', 'MD0#frag', ` MD000SIMACTIVE`, `MD${'A'.repeat(63)}`);
       for (const reference of references) {
+        sim.reset();
+        await assertRejected(
+          client.fetchInstruction(reference, 'DIRECT_DEBIT'),
+          'payment_instruction_not_found',
+        );
+        assert.deepEqual(
+          sim.requests().map((r) => r.path),
+          [`/mandates/${encodeURIComponent(reference)}`],
+          reference,
+        );
+      }
+      sim.setMandate(simulatedMandate('THIS-IS-A-FAKE-REFERENCE'));
+      const found = await client.fetchInstruction('THIS-IS-A-FAKE-REFERENCE', 'DIRECT_DEBIT');
+      assert.equal(found.reference, 'THIS-IS-A-FAKE-REFERENCE');
+    });
+
+    it('refuses a dot segment (. or ..) without a request: no URL can name it', async () => {
+      for (const reference of ['.', '..']) {
         await assertRejected(
           client.fetchInstruction(reference, 'DIRECT_DEBIT'),
           'invalid_payment_instruction_reference',

@@ -137,17 +137,33 @@ describe('StripeClient against the simulator over HTTP', () => {
       );
     });
 
-    it('rejects references that are not payment method ids without a request: invalid_payment_instruction_reference', async () => {
+    it('asks Stripe about any reference, in one path segment: the vendor decides (unknown → payment_instruction_not_found)', async () => {
       const references = [
         'THIS-IS-A-FAKE-REFERENCE',
         'cus_123',
-        'pm_',
         'PM_123',
         'pm_../../v1/customers',
         'pm_%2F',
+        'pm_1?expand[]=customer',
+        'pm_1#x',
+        `pm_${'a'.repeat(300)}`,
       ];
-      references.push('pm_1?expand[]=customer', 'pm_1#x', 'seti_123', `pm_${'a'.repeat(251)}`);
       for (const reference of references) {
+        sim.reset();
+        await assertRejected(client.fetchInstruction(reference, 'CARD'), 'payment_instruction_not_found');
+        assert.deepEqual(
+          sim.requests().map((r) => r.path),
+          [`/v1/payment_methods/${encodeURIComponent(reference)}`],
+          reference,
+        );
+      }
+      sim.setPaymentMethod(simulatedPaymentMethod('THIS-IS-A-FAKE-REFERENCE'));
+      const found = await client.fetchInstruction('THIS-IS-A-FAKE-REFERENCE', 'CARD');
+      assert.equal(found.reference, 'THIS-IS-A-FAKE-REFERENCE');
+    });
+
+    it('refuses a dot segment (. or ..) without a request: no URL can name it', async () => {
+      for (const reference of ['.', '..']) {
         await assertRejected(
           client.fetchInstruction(reference, 'CARD'),
           'invalid_payment_instruction_reference',

@@ -52,6 +52,22 @@ describe('vendor simulator', () => {
     });
   });
 
+  it('answers 404 for any reference it does not hold, whatever its form, as the vendors do', async () => {
+    const stripeHeaders = {
+      authorization: `Bearer ${sim.env.STRIPE_API_KEY}`,
+      'stripe-version': '2024-06-20',
+    };
+    for (const reference of ['THIS-IS-A-FAKE-REFERENCE', 'md_lower', 'a/b?c#d', '%2e%2e', 'pm_', 'MD_']) {
+      const segment = encodeURIComponent(reference);
+      const mandate = await gocardless(segment);
+      assert.equal(mandate.status, 404, reference);
+      assert.equal(((await mandate.json()) as { error: { code: number } }).error.code, 404);
+      const method = await fetch(`${sim.url}/v1/payment_methods/${segment}`, { headers: stripeHeaders });
+      assert.equal(method.status, 404, reference);
+      assert.equal(((await method.json()) as { error: { code: string } }).error.code, 'resource_missing');
+    }
+  });
+
   it('serves records set by a test, until reset', async () => {
     sim.setMandate(simulatedMandate('MD000SIMACTIVE', { status: 'cancelled' }));
     assert.equal(

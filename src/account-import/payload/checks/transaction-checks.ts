@@ -2,7 +2,7 @@
 import { MONEY_SCALE, toScaledInteger } from '../../../vocabulary/decimal.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { periodsOverlap } from '../rules/periods.ts';
-import type { LineItem, SupplyChargeTransaction } from '../schema/transactions.schema.ts';
+import type { LineItem, SupplyChargeTransaction, Transaction } from '../schema/transactions.schema.ts';
 import type { AccountFacts, AnyMeter } from './account-facts.ts';
 import { type CheckContext, isFilled, type Located } from './check-context.ts';
 import { allTransactions, type TransactionGroup } from './transaction-groups.ts';
@@ -13,13 +13,7 @@ export function checkTransactions(
   groups: readonly TransactionGroup[],
 ): void {
   const transactions = allTransactions(groups);
-  for (const index of findRepeatedIndexes(transactions, ({ value }) => value.transaction_id)) {
-    ctx.report(
-      `${transactions[index].path}.transaction_id`,
-      'duplicate_transaction_ids',
-      'Transaction ids are unique across the whole payload.',
-    );
-  }
+  reportRepeatedIds(ctx, transactions);
   const prepaySerials = new Set<string>();
   for (const { point } of facts.meterPoints) {
     for (const meter of (point.meters ?? []) as AnyMeter[]) {
@@ -67,6 +61,28 @@ export function checkTransactions(
     }
   }
   checkChargedPeriodsDoNotOverlap(ctx, transactions);
+}
+
+/**
+ * The rules a list of transactions obeys by itself, wherever it comes from (the account payload,
+ * a follow-up transactions request): unique ids, sound supply charges, no period charged twice.
+ */
+export function checkTransactionList(ctx: CheckContext, transactions: Array<Located<Transaction>>): void {
+  reportRepeatedIds(ctx, transactions);
+  for (const { value, path } of transactions) {
+    if (value.type === 'SUPPLY_CHARGE') checkSupplyCharge(ctx, value, path);
+  }
+  checkChargedPeriodsDoNotOverlap(ctx, transactions);
+}
+
+function reportRepeatedIds(ctx: CheckContext, transactions: Array<Located<Transaction>>): void {
+  for (const index of findRepeatedIndexes(transactions, ({ value }) => value.transaction_id)) {
+    ctx.report(
+      `${transactions[index].path}.transaction_id`,
+      'duplicate_transaction_ids',
+      'Transaction ids are unique across the whole payload.',
+    );
+  }
 }
 
 function checkSupplyCharge(ctx: CheckContext, charge: SupplyChargeTransaction, path: string): void {
