@@ -15,6 +15,7 @@ import { healthRoutes } from './http/health.routes.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerOperatorAuth } from './http/operator-auth.ts';
+import { registerPathParamGuard } from './http/path-params.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import type { Db } from './infra/db/db.ts';
 import type { ObjectStore } from './infra/storage/object-store.ts';
@@ -78,6 +79,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     if (closing) reply.header('connection', 'close');
   });
   registerErrorHandling(app);
+  registerPathParamGuard(app);
   registerMetrics(app);
   await registerOpenApi(app);
   await app.register(healthRoutes, { db });
