@@ -47,6 +47,8 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     logger: deps.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: config.requestTimeoutMs,
+    // End to end: a handler not answered in time gets 503 (the database has the same statement_timeout).
+    handlerTimeout: config.requestTimeoutMs,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
@@ -58,8 +60,8 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   });
   const { db } = deps;
   const tokens = await TokenService.load(db);
-  const keyScopes = await KeyScopes.open(db);
-  const suppliers = await openSupplierCache(db);
+  const keyScopes = await KeyScopes.open(db, { maxAgeMs: config.cacheMaxAgeMs });
+  const suppliers = await openSupplierCache(db, { maxAgeMs: config.cacheMaxAgeMs });
   app.addHook('onClose', async () => {
     await keyScopes.close();
     await suppliers.close();

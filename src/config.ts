@@ -16,7 +16,12 @@ export interface FerryConfig {
   /** How long a worker's claim on a process lasts before another worker may take it over. */
   workerLeaseSeconds: number;
   rateLimitPerSecond: number;
+  /** Bounds a request end to end: the HTTP handler and each database statement. */
   requestTimeoutMs: number;
+  /** A cached API key or supplier is re-read from the database after at most this long. */
+  cacheMaxAgeMs: number;
+  /** How often the LISTEN connection proves it is alive (and how long it may take to). */
+  listenHeartbeatMs: number;
   logLevel: string;
 }
 
@@ -111,6 +116,9 @@ export function loadConfig(env: Env = process.env): FerryConfig {
     workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 120, 1, 86_400),
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 200, 1, 1_000_000),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    // At most 30 s: PRODUCT.md promises a revoked key stops within that, whatever the feed says.
+    cacheMaxAgeMs: int(env, 'CACHE_MAX_AGE_MS', 30_000, 0, 30_000),
+    listenHeartbeatMs: int(env, 'LISTEN_HEARTBEAT_MS', 5_000, 100, 30_000),
     logLevel,
   };
 }

@@ -7,10 +7,17 @@ import { openPgliteDb } from './pglite-db.ts';
 
 /** The database named by the configuration: a PostgreSQL server, else PGlite in DATA_DIR. */
 export async function openDb(
-  config: Pick<FerryConfig, 'databaseUrl' | 'dataDir'>,
+  config: Pick<FerryConfig, 'databaseUrl' | 'dataDir' | 'requestTimeoutMs' | 'listenHeartbeatMs'>,
   poolSize?: number,
 ): Promise<Db> {
-  if (config.databaseUrl) return openPgDb({ connectionString: config.databaseUrl, max: poolSize });
+  if (config.databaseUrl) {
+    return openPgDb({
+      connectionString: config.databaseUrl,
+      max: poolSize,
+      statementTimeoutMs: config.requestTimeoutMs,
+      listenHeartbeatMs: config.listenHeartbeatMs,
+    });
+  }
   mkdirSync(config.dataDir, { recursive: true });
   return openPgliteDb(join(config.dataDir, 'pglite'));
 }
