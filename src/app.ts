@@ -18,6 +18,7 @@ import { registerJsonBodies } from './http/json-body.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerOperatorAuth } from './http/operator-auth.ts';
+import { registerPathParamGuard } from './http/path-params.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import type { Db } from './infra/db/db.ts';
 import type { ObjectStore } from './infra/storage/object-store.ts';
@@ -50,6 +51,8 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     logger: deps.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: config.requestTimeoutMs,
+    // End to end: a handler not answered in time gets 503 (the database has the same statement_timeout).
+    handlerTimeout: config.requestTimeoutMs,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
@@ -64,8 +67,8 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   });
   const { db } = deps;
   const tokens = await TokenService.load(db);
-  const keyScopes = await KeyScopes.open(db);
-  const suppliers = await openSupplierCache(db);
+  const keyScopes = await KeyScopes.open(db, { maxAgeMs: config.cacheMaxAgeMs });
+  const suppliers = await openSupplierCache(db, { maxAgeMs: config.cacheMaxAgeMs });
   app.addHook('onClose', async () => {
     await keyScopes.close();
     await suppliers.close();
@@ -88,6 +91,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   });
   registerErrorHandling(app);
   registerJsonBodies(app);
+  registerPathParamGuard(app);
   registerMetrics(app);
   await registerOpenApi(app);
   await app.register(healthRoutes, { db });

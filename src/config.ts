@@ -18,7 +18,12 @@ export interface FerryConfig {
   rateLimitPerSecond: number;
   /** Accounts of one supplier the V1 process endpoint creates at once; beyond, 429. */
   processInFlightPerSupplier: number;
+  /** Bounds a request end to end: the HTTP handler and each database statement. */
   requestTimeoutMs: number;
+  /** A cached API key or supplier is re-read from the database after at most this long. */
+  cacheMaxAgeMs: number;
+  /** How often the LISTEN connection proves it is alive (and how long it may take to). */
+  listenHeartbeatMs: number;
   logLevel: string;
 }
 
@@ -114,6 +119,9 @@ export function loadConfig(env: Env = process.env): FerryConfig {
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 200, 1, 1_000_000),
     processInFlightPerSupplier: int(env, 'PROCESS_IN_FLIGHT_PER_SUPPLIER', 8, 0, 10_000),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    // At most 30 s: PRODUCT.md promises a revoked key stops within that, whatever the feed says.
+    cacheMaxAgeMs: int(env, 'CACHE_MAX_AGE_MS', 30_000, 0, 30_000),
+    listenHeartbeatMs: int(env, 'LISTEN_HEARTBEAT_MS', 5_000, 100, 30_000),
     logLevel,
   };
 }

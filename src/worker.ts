@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { recordTransition } from './account-import/import-process.queries.ts';
 import { IMPORT_PROCESS_EVENTS } from './account-import/import-process-status.ts';
@@ -10,10 +11,11 @@ import {
   expireScheduleWindows,
   lockOwnedProcess,
   releaseExpiredLeases,
+  retryProcessesLater,
 } from './account-import/worker/worker.queries.ts';
 import type { FerryConfig } from './config.ts';
 import { localDate } from './infra/clock.ts';
-import { type Db, isDbUnavailableError } from './infra/db/db.ts';
+import { type Db, isTemporaryDbError } from './infra/db/db.ts';
 
 export interface WorkerHandle {
   readonly workerId: string;
@@ -38,8 +40,14 @@ const LANES = 2;
  */
 const ANALYZE_EVERY_CLAIMS = 5_000;
 const ANALYZE_EVERY_MS = 60_000;
+/** A lane whose loop fails (the database unavailable) waits 0.5 s, 1 s, 2 s, ... up to this. */
+const MAX_LOOP_BACKOFF_MS = 10_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Jittered exponential backoff after `failures` failures in a row. */
+const loopBackoffMs = (failures: number) => {
+  const base = Math.min(MAX_LOOP_BACKOFF_MS, 500 * 2 ** (failures - 1));
+  return base / 2 + (Math.random() * base) / 2;
+};
 
 /**
  * One account-creation worker: claims due processes in batches of WORKER_CONCURRENCY, creates
@@ -47,6 +55,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * and keeps the queue healthy (expired leases back to PENDING, expired schedule windows to
  * ERRORED, fresh planner statistics). Any number of workers, in any number of processes, may
  * share one database. stop() finishes the batches in hand, then returns.
+ * A failure that is not about the data (the database unavailable, a statement timeout) never
+ * ends a process ERRORED: the process is retried later, with backoff (retryLater).
  */
 export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHandle {
   const { db, logger } = opts;
@@ -58,6 +68,10 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
   let claimedSinceAnalyze = 0;
   let lastAnalyze = Date.now();
   let analyzing: Promise<void> | null = null;
+  const stopping = new AbortController();
+  const sleep = (ms: number) => delay(ms, undefined, { signal: stopping.signal }).catch(() => {});
+  /** Processes to leave for a later attempt that could not be handed back yet (database down). */
+  const toRetry = new Set<string>();
 
   /** In the background: the lanes go on claiming meanwhile. */
   function refreshQueueStatistics() {
@@ -75,9 +89,27 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
       });
   }
 
+  /** Hands the processes in toRetry back with a backoff; throws while the database is down. */
+  async function handBack() {
+    if (toRetry.size === 0) return;
+    const ids = [...toRetry];
+    await db.query(retryProcessesLater, [ids, workerId]);
+    for (const id of ids) toRetry.delete(id);
+  }
+
+  /**
+   * Leaves processes for a later attempt. While the database is down the hand-back waits for
+   * the next tick that reaches it (or, if this worker stops first, for the lease to expire).
+   */
+  async function retryLater(ids: string[], err: unknown) {
+    logger.warn({ err, importProcessIds: ids }, 'database unavailable; the accounts will be retried');
+    for (const id of ids) toRetry.add(id);
+    await handBack().catch(() => {});
+  }
+
   async function settleUnexpected(p: ClaimedProcess, err: unknown) {
+    if (isTemporaryDbError(err)) return retryLater([p.id], err);
     logger.error({ err, importProcessId: p.id }, 'account creation failed unexpectedly');
-    if (isDbUnavailableError(err)) return; // the lease expires and the process is tried again
     const dryRun = p.is_dry_run || p.dry_run_only;
     await db.transaction(async (tx) => {
       if ((await tx.query(lockOwnedProcess, [p.id, workerId])).rowCount === 0) return;
@@ -94,6 +126,7 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
   }
 
   async function tick(): Promise<number> {
+    await handBack();
     if (Date.now() - lastMaintenance > 1000) {
       lastMaintenance = Date.now();
       await db.query(releaseExpiredLeases);
@@ -120,7 +153,19 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
         await one(batch[0]);
         return;
       }
-      if (await processImportBatch(db, batch, { workerId, today })) return;
+      let created: boolean;
+      try {
+        created = await processImportBatch(db, batch, { workerId, today });
+      } catch (err) {
+        // Only an unavailable database is thrown. Should the commit have landed all the same,
+        // the processes are PROCESSED and the hand-back leaves them alone.
+        await retryLater(
+          batch.map((p) => p.id),
+          err,
+        );
+        return;
+      }
+      if (created) return;
       const half = Math.ceil(batch.length / 2);
       await settle(batch.slice(0, half));
       await settle(batch.slice(half));
@@ -134,12 +179,16 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
   }
 
   const lane = async () => {
+    let failures = 0;
     while (running) {
       try {
-        if ((await tick()) === 0) await sleep(idlePollMs);
+        const claimed = await tick();
+        failures = 0;
+        if (claimed === 0) await sleep(idlePollMs);
       } catch (err) {
-        logger.warn({ err }, 'worker loop error; backing off');
-        await sleep(1000);
+        const wait = loopBackoffMs(++failures);
+        logger.warn({ err, retryInMs: Math.round(wait) }, 'worker loop error; backing off');
+        await sleep(wait);
       }
     }
   };
@@ -153,6 +202,7 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
     workerId,
     async stop() {
       running = false;
+      stopping.abort();
       await loop;
       await analyzing;
     },

@@ -16,6 +16,9 @@ describe('configuration', () => {
     assert.equal(c.gocardless.apiUrl, 'https://api.gocardless.com');
     assert.equal(c.stripe.apiUrl, 'https://api.stripe.com');
     assert.ok(c.workerConcurrency >= 1);
+    assert.equal(c.requestTimeoutMs, 30_000);
+    assert.equal(c.cacheMaxAgeMs, 30_000);
+    assert.equal(c.listenHeartbeatMs, 5_000);
   });
 
   it('reads every variable it documents', () => {
@@ -34,6 +37,9 @@ describe('configuration', () => {
       STRIPE_API_URL: 'http://127.0.0.1:2',
       STRIPE_API_KEY: 'sk',
       WORKER_CONCURRENCY: '4',
+      REQUEST_TIMEOUT_MS: '5000',
+      CACHE_MAX_AGE_MS: '1000',
+      LISTEN_HEARTBEAT_MS: '2000',
     });
     assert.equal(c.port, 9000);
     assert.equal(c.host, '0.0.0.0');
@@ -45,6 +51,9 @@ describe('configuration', () => {
     assert.deepEqual(c.gocardless, { apiUrl: 'http://127.0.0.1:1', accessToken: 'gc' });
     assert.deepEqual(c.stripe, { apiUrl: 'http://127.0.0.1:2', apiKey: 'sk' });
     assert.equal(c.workerConcurrency, 4);
+    assert.equal(c.requestTimeoutMs, 5000);
+    assert.equal(c.cacheMaxAgeMs, 1000);
+    assert.equal(c.listenHeartbeatMs, 2000);
   });
 
   const bad: [string, Record<string, string>][] = [
@@ -61,6 +70,12 @@ describe('configuration', () => {
     ['STRIPE_API_URL', { STRIPE_API_URL: 'file:///x' }],
     ['S3_ENDPOINT', { S3_ENDPOINT: 's3://x' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['REQUEST_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: '10' }],
+    // PRODUCT.md: cached key and supplier state is re-confirmed after at most 30 s.
+    ['CACHE_MAX_AGE_MS', { CACHE_MAX_AGE_MS: '60000' }],
+    ['CACHE_MAX_AGE_MS', { CACHE_MAX_AGE_MS: '-1' }],
+    ['LISTEN_HEARTBEAT_MS', { LISTEN_HEARTBEAT_MS: '0' }],
+    ['LISTEN_HEARTBEAT_MS', { LISTEN_HEARTBEAT_MS: '60000' }],
   ];
   for (const [variable, env] of bad) {
     it(`rejects a bad ${variable} (${Object.values(env)[0]}) naming the variable`, () => {

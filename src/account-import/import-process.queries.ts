@@ -1,5 +1,5 @@
 import { batcher } from '../infra/batcher.ts';
-import { type Db, isDbUnavailableError, type Queryable, sql } from '../infra/db/db.ts';
+import { type Db, type Queryable, sql } from '../infra/db/db.ts';
 import {
   CANCELLABLE,
   IMPORT_PROCESS_EVENTS,
@@ -190,19 +190,12 @@ const insertOne =
 /**
  * Stages new processes with group commit: concurrent requests share one INSERT (and one
  * commit). A batch that fails for any reason but an unreachable database is retried one item
- * at a time, so one item's failure is only its own.
+ * at a time by the batcher, so one item's failure is only its own.
  */
 export function processStager(db: Db): InsertNewProcess {
   return batcher(
-    async (items: NewProcess[]) => {
-      try {
-        const inserted = await insertNewProcesses(db, items);
-        return inserted.map((value) => ({ status: 'fulfilled' as const, value }));
-      } catch (err) {
-        if (items.length === 1 || isDbUnavailableError(err)) throw err;
-        return Promise.allSettled(items.map(insertOne(db)));
-      }
-    },
+    async (items: NewProcess[]) =>
+      (await insertNewProcesses(db, items)).map((value) => ({ status: 'fulfilled' as const, value })),
     { maxBatch: 200, maxInFlight: 2 },
   );
 }

@@ -52,6 +52,13 @@ const TransferParams = Type.Object({
 });
 const SupplierParams = Type.Object({ import_supplier_code: SupplierCodeParam });
 
+/**
+ * A list streams for as long as its client reads (a million records take seconds, a slow
+ * client longer), so REQUEST_TIMEOUT_MS does not cut it; each page's query still has the
+ * statement timeout.
+ */
+const LIST_STREAM_TIMEOUT_MS = 3_600_000;
+
 const LISTS: { kind: ProcessListKind; path: string; summary: string }[] = [
   {
     kind: 'all',
@@ -121,6 +128,7 @@ export async function statusRoutes(app: FastifyInstance, { db }: { db: Db }) {
     app.get(
       `/v1/data-import/${list.path}/:import_supplier_code/`,
       {
+        handlerTimeout: LIST_STREAM_TIMEOUT_MS,
         schema: {
           tags: ['query'],
           summary: list.summary,

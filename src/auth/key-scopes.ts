@@ -1,5 +1,5 @@
 import type { Db } from '../infra/db/db.ts';
-import { NotifiedCache } from '../infra/db/notified-cache.ts';
+import { NotifiedCache, type NotifiedCacheOptions } from '../infra/db/notified-cache.ts';
 import { type ApiKeyScope, activeKeyScope, KEY_REVOKED_CHANNEL, revokeApiKey } from './api-keys.ts';
 
 /**
@@ -13,10 +13,10 @@ export class KeyScopes {
     private readonly cache: NotifiedCache<ApiKeyScope>,
   ) {}
 
-  static async open(db: Db): Promise<KeyScopes> {
+  static async open(db: Db, opts: NotifiedCacheOptions = {}): Promise<KeyScopes> {
     return new KeyScopes(
       db,
-      await NotifiedCache.open(db, KEY_REVOKED_CHANNEL, (id) => activeKeyScope(db, id)),
+      await NotifiedCache.open(db, KEY_REVOKED_CHANNEL, (id) => activeKeyScope(db, id), opts),
     );
   }
 

@@ -1,36 +1,50 @@
+import { isDbUnavailableError } from './db/db.ts';
+
+type Waiter<I, O> = { item: I; resolve: (o: O) => void; reject: (e: unknown) => void };
+
 /**
  * Group commit for independent requests: items submitted while earlier batches are in flight
  * wait and go together in the next one, so under load one statement serves many requests,
  * and with nothing in flight an item goes at once (no added latency when idle).
+ * A failure of one request never fails another (PRODUCT.md §6): a batch that fails as a whole
+ * goes again one item at a time, so each item gets its own outcome, unless the failure
+ * concerns them all (`failsAll`; by default the database being unavailable).
  */
 export function batcher<I, O>(
-  /** Settles every item of a batch: each its own value or error. A rejection fails them all. */
+  /** Settles every item of a batch: each its own value or error. */
   run: (items: I[]) => Promise<PromiseSettledResult<O>[]>,
-  opts: { maxBatch: number; maxInFlight: number },
+  opts: { maxBatch: number; maxInFlight: number; failsAll?: (err: unknown) => boolean },
 ): (item: I) => Promise<O> {
-  const queue: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
+  const failsAll = opts.failsAll ?? isDbUnavailableError;
+  const queue: Waiter<I, O>[] = [];
   let inFlight = 0;
+
+  const settle = async (batch: Waiter<I, O>[]): Promise<void> => {
+    let out: PromiseSettledResult<O>[];
+    try {
+      out = await run(batch.map((b) => b.item));
+    } catch (err) {
+      if (batch.length === 1 || failsAll(err)) {
+        for (const b of batch) b.reject(err);
+        return;
+      }
+      await Promise.all(batch.map((b) => settle([b])));
+      return;
+    }
+    batch.forEach((b, i) => {
+      const r = out[i];
+      if (r.status === 'fulfilled') b.resolve(r.value);
+      else b.reject(r.reason);
+    });
+  };
 
   const flush = () => {
     while (inFlight < opts.maxInFlight && queue.length > 0) {
-      const batch = queue.splice(0, opts.maxBatch);
       inFlight++;
-      run(batch.map((b) => b.item))
-        .then(
-          (out) =>
-            batch.forEach((b, i) => {
-              const r = out[i];
-              if (r.status === 'fulfilled') b.resolve(r.value);
-              else b.reject(r.reason);
-            }),
-          (err) => {
-            for (const b of batch) b.reject(err);
-          },
-        )
-        .finally(() => {
-          inFlight--;
-          flush();
-        });
+      settle(queue.splice(0, opts.maxBatch)).finally(() => {
+        inFlight--;
+        flush();
+      });
     }
   };
 

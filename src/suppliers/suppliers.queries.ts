@@ -3,7 +3,7 @@ import {
   type ImportProcessStatus,
 } from '../account-import/import-process-status.ts';
 import { type Db, isUniqueViolation, type Queryable, sql } from '../infra/db/db.ts';
-import { NotifiedCache } from '../infra/db/notified-cache.ts';
+import { NotifiedCache, type NotifiedCacheOptions } from '../infra/db/notified-cache.ts';
 
 export const SUPPLIER_STATUSES = ['Ongoing', 'Paused', 'Complete'] as const;
 export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number];
@@ -132,8 +132,8 @@ export const SUPPLIER_CHANGED_CHANNEL = 'ferry_supplier_changed';
 /** Suppliers by code, from memory: account validation and scheduling ask for one per request. */
 export type SupplierCache = NotifiedCache<Supplier>;
 
-export const openSupplierCache = (db: Db): Promise<SupplierCache> =>
-  NotifiedCache.open(db, SUPPLIER_CHANGED_CHANNEL, (code) => findSupplier(db, code));
+export const openSupplierCache = (db: Db, opts: NotifiedCacheOptions = {}): Promise<SupplierCache> =>
+  NotifiedCache.open(db, SUPPLIER_CHANGED_CHANNEL, (code) => findSupplier(db, code), opts);
 
 export async function updateSupplierSettings(
   db: Db,

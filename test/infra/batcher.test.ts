@@ -27,10 +27,12 @@ describe('batcher (group commit)', () => {
     assert.deepEqual(batches, [[1], [2, 3, 4], [5]]);
   });
 
-  it('settles each item with its own outcome, and fails a whole batch when the run fails', async () => {
+  it('settles each item with its own outcome; a batch that fails goes again item by item', async () => {
+    const batches: number[][] = [];
     const submit = batcher(
       async (items: number[]) => {
-        if (items.includes(99)) throw new Error('batch down');
+        batches.push(items);
+        if (items.includes(99)) throw new Error('99 breaks the statement');
         return items.map((i) =>
           i % 2
             ? { status: 'fulfilled' as const, value: i }
@@ -44,10 +46,32 @@ describe('batcher (group commit)', () => {
       out.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message)),
       [1, 'odd only: 2', 3],
     );
-    const down = await Promise.allSettled([5, 99].map(submit));
+    batches.length = 0;
+    const mixed = await Promise.allSettled([5, 99, 7].map(submit));
+    assert.deepEqual(
+      mixed.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message)),
+      [5, '99 breaks the statement', 7],
+      'the bad item fails alone',
+    );
+    assert.deepEqual(batches, [[5, 99, 7], [5], [99], [7]]);
+  });
+
+  it('fails the whole batch at once when the failure concerns every item (database unavailable)', async () => {
+    const batches: number[][] = [];
+    const submit = batcher(
+      async (items: number[]) => {
+        batches.push(items);
+        throw Object.assign(new Error('terminating connection due to administrator command'), {
+          code: '57P01',
+        });
+      },
+      { maxBatch: 10, maxInFlight: 1 },
+    );
+    const down = await Promise.allSettled([1, 2, 3].map(submit));
     assert.deepEqual(
       down.map((o) => o.status),
-      ['rejected', 'rejected'],
+      ['rejected', 'rejected', 'rejected'],
     );
+    assert.deepEqual(batches, [[1, 2, 3]], 'not retried one by one against a database that is down');
   });
 });

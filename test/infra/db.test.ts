@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { isDbUnavailableError, isTransientDbError, sql, withTransientRetry } from '../../src/infra/db/db.ts';
+import {
+  isDbUnavailableError,
+  isTemporaryDbError,
+  isTransientDbError,
+  sql,
+  withTransientRetry,
+} from '../../src/infra/db/db.ts';
 import { migrate } from '../../src/infra/db/migrate.ts';
 import { createTestDb, type TestDb } from '../helpers/test-db.ts';
 
@@ -82,6 +88,23 @@ describe('database layer', () => {
     assert.ok(isDbUnavailableError({ code: '57P01' }));
     assert.ok(isDbUnavailableError(new Error('Connection terminated unexpectedly')));
     assert.ok(!isDbUnavailableError(new Error('syntax error')));
+    // Database stalls (PRODUCT.md §6): pool checkout timeout, statement timeout, lost connection.
+    assert.ok(isDbUnavailableError(new Error('timeout exceeded when trying to connect')));
+    assert.ok(isDbUnavailableError(new Error('Connection terminated due to connection timeout')));
+    assert.ok(isDbUnavailableError(new Error('Query read timeout')));
+    assert.ok(
+      isDbUnavailableError(
+        Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+      ),
+    );
+    assert.ok(isDbUnavailableError({ code: 'ECONNRESET' }));
+    for (const code of ['08000', '08003', '08006', '08P01', '57P01', '57P02', '57P03'])
+      assert.ok(isDbUnavailableError({ code }), code);
+    // About the data, so never "retry later".
+    for (const code of ['23505', '22P05', '22021', '42P01'])
+      assert.ok(!isDbUnavailableError({ code }) && !isTemporaryDbError({ code }), code);
+    for (const code of ['40001', '40P01', '53200', '53100', '58030', '55P03', '57014'])
+      assert.ok(isTemporaryDbError({ code }), code);
   });
 
   it('delivers NOTIFY to a listener at commit, not before, and stops after unsubscribing', async () => {

@@ -58,7 +58,7 @@ const creationInput = (p: ClaimedProcess, today: string, dryRun: boolean): Creat
  * statements, each writing its table for every account of the batch: the fast path. Every
  * process still held is PROCESSED in the same commit. Returns false, having changed nothing,
  * when any account of the batch fails (an identifier taken, two accounts of the batch sharing
- * one, any error but the database being unreachable, which is thrown): the caller then splits
+ * one, any error but the database being unavailable, which is thrown): the caller then splits
  * the batch, down to processImport for single accounts, which settles each account's outcome.
  */
 export async function processImportBatch(

@@ -80,6 +80,19 @@ export const markProcessed = sql(
    SELECT id, $4, $3, NULL FROM done`,
 );
 
+/**
+ * Leaves processes $1, held by worker $2, for a later attempt after a failure that was not
+ * about their data (the database unavailable): the lease is cut short to a backoff that
+ * doubles with each attempt (about 1 s, 2 s, 4 s, ... at most 60 s, jittered), then
+ * releaseExpiredLeases hands them back to PENDING and any worker may claim them again.
+ */
+export const retryProcessesLater = sql(
+  'retryImportProcessesLater',
+  `UPDATE import_processes
+      SET locked_until = now() + make_interval(secs => least(60, 2 ^ greatest(attempts - 1, 0)) * (0.5 + random() / 2))
+    WHERE id = ANY($1::bigint[]) AND status = 'IN_PROGRESS' AND locked_by = $2`,
+);
+
 /** Hands processes whose worker vanished (lease expired) back to PENDING. */
 export const releaseExpiredLeases = sql(
   'releaseExpiredLeases',

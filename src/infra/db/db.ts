@@ -49,23 +49,29 @@ export const sql = (name: string, text: string): Sql => ({ name, text });
 
 /** PostgreSQL error codes worth retrying: serialization failure, deadlock, cannot connect now. */
 const TRANSIENT_CODES = new Set(['40001', '40P01', '57P03']);
-/** Codes and errno values that mean the server cannot be reached at all. */
+/**
+ * Codes and errno values that mean the database cannot serve us right now: the server is
+ * unreachable, going down or out of connections, or it cancelled the statement (57014: the
+ * statement timeout, or an operator's pg_cancel_backend; never about the data).
+ */
 const UNAVAILABLE_CODES = new Set([
+  '57014',
   '57P01',
   '57P02',
   '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08004',
-  '08006',
+  '57P05',
   '53300',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
   'EPIPE',
   'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
 ]);
+/** What node-postgres says when a connection is lost, cannot be had, or stops answering. */
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|the database system is (starting up|shutting down)/i;
 
 function codeOf(err: unknown): string | undefined {
   if (err && typeof err === 'object' && 'code' in err) {
@@ -80,13 +86,27 @@ export function isTransientDbError(err: unknown): boolean {
   return c !== undefined && TRANSIENT_CODES.has(c);
 }
 
+/**
+ * The database is unreachable, stalled or refusing work (PRODUCT.md §6 "Database stalls"):
+ * lost connections (class 08, 57P0x, socket errors), a pool checkout timeout, a statement
+ * timeout. Answered 503 `service_unavailable`; a worker retries later.
+ */
 export function isDbUnavailableError(err: unknown): boolean {
   const c = codeOf(err);
-  if (c !== undefined && UNAVAILABLE_CODES.has(c)) return true;
-  const msg = err instanceof Error ? err.message : '';
-  return /Connection terminated|connection timeout|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(
-    msg,
-  );
+  if (c !== undefined && (UNAVAILABLE_CODES.has(c) || c.startsWith('08'))) return true;
+  return err instanceof Error && UNAVAILABLE_MESSAGE.test(err.message);
+}
+
+/**
+ * A failure that says nothing about the data, so the same work may succeed later: the database
+ * unavailable, serialization failures and deadlocks past their retries, insufficient resources
+ * (class 53), system errors (class 58), a lock not available (55P03). A worker never ends a
+ * process ERRORED for one of these (docs/decisions/0024-database-faults.md).
+ */
+export function isTemporaryDbError(err: unknown): boolean {
+  if (isDbUnavailableError(err) || isTransientDbError(err)) return true;
+  const c = codeOf(err);
+  return c !== undefined && (c.startsWith('53') || c.startsWith('58') || c === '55P03');
 }
 
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {

@@ -13,6 +13,8 @@ const MIGRATION_LOCK_ID = 727_001;
  */
 export async function migrate(db: Db, target?: number): Promise<number[]> {
   return db.transaction(async (tx) => {
+    // Migrations (and waiting for another migrator) may outlast the per-request statement timeout.
+    await tx.exec('SET LOCAL statement_timeout = 0');
     await tx.query(sql('migrateLock', 'SELECT pg_advisory_xact_lock($1)'), [MIGRATION_LOCK_ID]);
     // The connection's schema (search_path), so a database URL with `options=-c search_path=x` works.
     const schema = (await tx.query<{ s: string }>(sql('currentSchema', 'SELECT current_schema() AS s')))

@@ -2,6 +2,13 @@ import type { Db } from './db.ts';
 
 /** Enough for every key of every supplier; past it, the oldest entry makes room. */
 const MAX_ENTRIES = 10_000;
+/** PRODUCT.md: cached key and supplier state is re-confirmed after at most 30 s. */
+export const DEFAULT_CACHE_MAX_AGE_MS = 30_000;
+
+export interface NotifiedCacheOptions {
+  /** An entry older than this is read again, whatever the notifications said (0: never cached). */
+  maxAgeMs?: number;
+}
 
 /**
  * Rows kept in memory until a change says otherwise: whoever changes a row NOTIFYs `channel`
@@ -9,18 +16,29 @@ const MAX_ENTRIES = 10_000;
  * notification arrives (at that commit); the process making the change calls forget() before
  * it answers. While the listening connection is down nothing is cached, so every read goes to
  * the database, as with no cache at all. Only found rows are kept: a miss is asked again.
+ * Whatever the feed says, an entry is read again once it is maxAgeMs old: a feed that died
+ * without anyone noticing (docs/decisions/0024-database-faults.md) is stale for at most that.
  */
 export class NotifiedCache<V> {
-  private readonly entries = new Map<string, V>();
+  /** Each value with when its read started (Date.now()). */
+  private readonly entries = new Map<string, { value: V; at: number }>();
   /** Bumped by every invalidation: a read that started before one must not be cached after it. */
   private generation = 0;
   private live = false;
   private unlisten: (() => Promise<void>) | null = null;
 
-  private constructor(private readonly load: (key: string) => Promise<V | null>) {}
+  private constructor(
+    private readonly load: (key: string) => Promise<V | null>,
+    private readonly maxAgeMs: number,
+  ) {}
 
-  static async open<V>(db: Db, channel: string, load: (key: string) => Promise<V | null>) {
-    const cache = new NotifiedCache(load);
+  static async open<V>(
+    db: Db,
+    channel: string,
+    load: (key: string) => Promise<V | null>,
+    opts: NotifiedCacheOptions = {},
+  ) {
+    const cache = new NotifiedCache(load, opts.maxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
     cache.unlisten = await db.listen(channel, {
       onMessage: (key) => cache.forget(key),
       onLive: (live) => {
@@ -33,13 +51,17 @@ export class NotifiedCache<V> {
   }
 
   async get(key: string): Promise<V | null> {
+    const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      if (now - hit.at < this.maxAgeMs) return hit.value;
+      this.entries.delete(key);
+    }
     const generation = this.generation;
     const value = await this.load(key);
-    if (value !== null && this.live && generation === this.generation) {
+    if (value !== null && this.live && generation === this.generation && this.maxAgeMs > 0) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, value);
+      this.entries.set(key, { value, at: now });
     }
     return value;
   }

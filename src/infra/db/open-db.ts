@@ -11,10 +11,17 @@ import { openPgliteDb } from './pglite-db.ts';
  * by this process alone (data-dir-lock.ts) until it is closed.
  */
 export async function openDb(
-  config: Pick<FerryConfig, 'databaseUrl' | 'dataDir'>,
+  config: Pick<FerryConfig, 'databaseUrl' | 'dataDir' | 'requestTimeoutMs' | 'listenHeartbeatMs'>,
   poolSize?: number,
 ): Promise<Db> {
-  if (config.databaseUrl) return openPgDb({ connectionString: config.databaseUrl, max: poolSize });
+  if (config.databaseUrl) {
+    return openPgDb({
+      connectionString: config.databaseUrl,
+      max: poolSize,
+      statementTimeoutMs: config.requestTimeoutMs,
+      listenHeartbeatMs: config.listenHeartbeatMs,
+    });
+  }
   mkdirSync(config.dataDir, { recursive: true });
   const lock = await lockDataDir(config.dataDir);
   let db: Db;

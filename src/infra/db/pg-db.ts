@@ -9,21 +9,43 @@ export interface PgDbOptions {
   /** When set, every connection uses this schema (tests use one schema per file). */
   schema?: string;
   max?: number;
+  /**
+   * PostgreSQL's statement_timeout on every pooled connection (REQUEST_TIMEOUT_MS in the
+   * services); unset, no limit. A client-side read timeout a little longer backs it up for a
+   * network that stalls, where the server's cancel never arrives.
+   */
+  statementTimeoutMs?: number;
+  /** How long a query waits for a pooled connection (or a new one to open). */
+  connectionTimeoutMs?: number;
+  /** How often the LISTEN connection is asked `SELECT 1`; it must answer within as long. */
+  listenHeartbeatMs?: number;
 }
 
 const RELISTEN_MS = 1_000;
+const DEFAULT_HEARTBEAT_MS = 5_000;
+/** How much longer than the statement timeout a query may wait for an answer at all. */
+const READ_TIMEOUT_GRACE_MS = 2_000;
+/** TCP keepalive: a peer that vanished (host down, cable cut) is noticed by the kernel. */
+const KEEPALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+
+/** node-postgres's client-side read timeout: the connection may be mid-query, so it is dropped. */
+const isReadTimeout = (err: unknown) => err instanceof Error && err.message === 'Query read timeout';
 
 /**
  * Every LISTEN of one database on one dedicated connection (a pooled one would be handed to
  * other queries). When it drops, every subscriber hears `onLive(false)`, and the connection is
  * re-opened every second until it listens on all their channels again. Subscribing and
  * unsubscribing run one at a time, so a channel is never missed between them and a reconnect.
+ * A connection can also die silently (a stateful firewall or NAT forgetting it, a partition):
+ * nothing arrives, not even an error. So it is asked `SELECT 1` every heartbeatMs and must
+ * answer within as long, or it counts as lost; TCP keepalive covers a peer that vanished.
  */
-function notificationListener(connection: pg.ClientConfig) {
+function notificationListener(connection: pg.ClientConfig, heartbeatMs: number) {
   const subscribers = new Map<string, Set<ListenHandlers>>();
   let client: pg.Client | null = null;
   let live = false;
   let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const serially = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = queue.then(fn);
@@ -38,6 +60,8 @@ function notificationListener(connection: pg.ClientConfig) {
     if (client !== c) return;
     client = null;
     live = false;
+    clearTimeout(heartbeat);
+    // With a query in flight (a heartbeat unanswered), end() destroys the socket at once.
     c.end().catch(() => {});
     if (subscribers.size === 0) return;
     everyone((h) => h.onLive(false));
@@ -64,6 +88,20 @@ function notificationListener(connection: pg.ClientConfig) {
     if (client !== c) return;
     live = true;
     everyone((h) => h.onLive(true));
+    beat(c);
+  };
+  const beat = (c: pg.Client) => {
+    heartbeat = setTimeout(async () => {
+      if (client !== c) return;
+      try {
+        await c.query({ text: 'SELECT 1', query_timeout: heartbeatMs } as pg.QueryConfig);
+      } catch {
+        lost(c);
+        return;
+      }
+      if (client === c) beat(c);
+    }, heartbeatMs);
+    heartbeat.unref();
   };
 
   const unsubscribe = (channel: string, handlers: ListenHandlers) =>
@@ -73,6 +111,7 @@ function notificationListener(connection: pg.ClientConfig) {
       subscribers.delete(channel);
       if (subscribers.size === 0) {
         clearTimeout(retry);
+        clearTimeout(heartbeat);
         const c = client;
         client = null;
         live = false;
@@ -108,11 +147,22 @@ function notificationListener(connection: pg.ClientConfig) {
 export async function openPgDb(opts: PgDbOptions): Promise<Db> {
   const connection: pg.ClientConfig = {
     connectionString: opts.connectionString,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: opts.connectionTimeoutMs ?? 5_000,
     options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
+    ...KEEPALIVE,
   };
-  const pool = new pg.Pool({ ...connection, max: opts.max ?? 10, idleTimeoutMillis: 30_000 });
-  const notifications = notificationListener(connection);
+  const pool = new pg.Pool({
+    ...connection,
+    application_name: 'ferry',
+    statement_timeout: opts.statementTimeoutMs,
+    query_timeout: opts.statementTimeoutMs && opts.statementTimeoutMs + READ_TIMEOUT_GRACE_MS,
+    max: opts.max ?? 10,
+    idleTimeoutMillis: 30_000,
+  });
+  const notifications = notificationListener(
+    { ...connection, application_name: 'ferry-listen' },
+    opts.listenHeartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+  );
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', () => {});
 
@@ -132,6 +182,10 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
     ...root,
     async transaction(fn) {
       const client = await pool.connect();
+      // A connection lost while checked out also emits 'error' on the client (the pool listens
+      // only to idle ones); unheard, that would crash the process. The failed query says it too.
+      const lostWhileHeld = () => {};
+      client.on('error', lostWhileHeld);
       let broken = false;
       try {
         await client.query('BEGIN');
@@ -139,13 +193,16 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        try {
-          await client.query('ROLLBACK');
-        } catch {
-          broken = true;
+        // A connection that stopped answering is dropped, not asked to roll back.
+        broken = isReadTimeout(err);
+        if (!broken) {
+          await client.query('ROLLBACK').catch(() => {
+            broken = true;
+          });
         }
         throw err;
       } finally {
+        client.removeListener('error', lostWhileHeld);
         client.release(broken);
       }
     },
