@@ -40,12 +40,15 @@ describe('README walkthrough', {
     server.stdout!.on('data', (d) => {
       out += d;
     });
-    for (let i = 0; i < 100; i++) {
+    // Start-up migrates a fresh embedded database: give a loaded machine a minute.
+    let ready = false;
+    for (let i = 0; i < 300 && !ready; i++) {
       try {
-        if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) break;
+        ready = (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;
       } catch {}
-      await new Promise((r) => setTimeout(r, 200));
+      if (!ready) await new Promise((r) => setTimeout(r, 200));
     }
+    assert.ok(ready, 'ferry serve did not become ready within 60 s');
     assert.match(out, /Ferry generated an operator API key/);
   });
   after(async () => {
