@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import exampleAccount from '../../examples/account.json' with { type: 'json' };
 import type { FerryConfig } from '../config.ts';
-import { authErrorResponses, ErrorRef } from '../http/schemas.ts';
+import { authErrorResponses, ErrorRef, OneOf } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { scheduleAccountCreation, validateAccount } from './account-import.service.ts';
@@ -65,7 +65,10 @@ export async function accountImportRoutes(
         body: AccountBody,
         response: {
           201: Type.Object({}),
-          400: Type.Object({}, { additionalProperties: true }),
+          400: OneOf(
+            ['Error', 'AccountAlreadyImported'],
+            'A validation or state error, or the account exists.',
+          ),
           ...authErrorResponses,
         },
       },

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, notFound } from '../http/errors.ts';
+import { AdminObject, ErrorRef } from '../http/schemas.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
 import {
@@ -13,6 +14,20 @@ import type { ImportProcessStatus } from './import-process-status.ts';
 
 const Params = Type.Object({ supplier: Type.String(), external: Type.String() });
 type P = { supplier: string; external: string };
+
+const ProcessDetail = AdminObject(
+  {
+    import_supplier: Type.String(),
+    external_account_number: Type.String(),
+    status: Type.String(),
+    payload: Type.Object({}, { additionalProperties: true, description: 'The account data as stored.' }),
+    service_account_number: Type.Union([Type.String(), Type.Null()]),
+    events: Type.Array(
+      AdminObject({ event: Type.String(), occurred_at: Type.String({ format: 'date-time' }) }),
+    ),
+  },
+  'An import process with its stored payload and every event.',
+);
 
 const DATE_KEYS = [
   'schedule_window_start',
@@ -46,7 +61,14 @@ export async function importProcessAdminRoutes(app: FastifyInstance, { db }: { d
   const tags = ['admin'];
   app.get(
     '/import-processes/:supplier/:external/',
-    { schema: { tags, summary: 'A process: stored payload and full event history', params: Params } },
+    {
+      schema: {
+        tags,
+        summary: 'A process: stored payload and full event history',
+        params: Params,
+        response: { 200: ProcessDetail, 404: ErrorRef },
+      },
+    },
     async (request) => {
       const { supplier, external } = request.params as P;
       return detailView(db, supplier, external);
@@ -55,7 +77,14 @@ export async function importProcessAdminRoutes(app: FastifyInstance, { db }: { d
 
   app.post(
     '/import-processes/:supplier/:external/cancel/',
-    { schema: { tags, summary: 'Cancel a PENDING, ERRORED or DRY_RUN_* process', params: Params } },
+    {
+      schema: {
+        tags,
+        summary: 'Cancel a STAGED, PENDING, ERRORED or DRY_RUN_* process',
+        params: Params,
+        response: { 200: ProcessDetail, 400: ErrorRef, 404: ErrorRef },
+      },
+    },
     async (request) => {
       const { supplier, external } = request.params as P;
       check(await cancelImportProcess(db, supplier, external), 'cancelled');
@@ -65,7 +94,14 @@ export async function importProcessAdminRoutes(app: FastifyInstance, { db }: { d
 
   app.post(
     '/import-processes/:supplier/:external/retry/',
-    { schema: { tags, summary: 'Send an ERRORED process back to PENDING', params: Params } },
+    {
+      schema: {
+        tags,
+        summary: 'Send an ERRORED process back to PENDING',
+        params: Params,
+        response: { 200: ProcessDetail, 400: ErrorRef, 404: ErrorRef },
+      },
+    },
     async (request) => {
       const { supplier, external } = request.params as P;
       check(await retryImportProcess(db, supplier, external), 'retried');

@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { FerryConfig } from '../config.ts';
 import { throttled } from '../http/errors.ts';
-import { authErrorResponses, ErrorRef } from '../http/schemas.ts';
+import { AnyOf, authErrorResponses } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import {
@@ -19,6 +19,8 @@ import {
 // Documented here, validated by the payload module (our codes and attr paths), as on V2.
 const AccountRef = Type.Unsafe({ $ref: 'AccountPayload' });
 const noValidation = () => () => true;
+
+const AlreadyImportedOrError = AnyOf(['Error', 'AccountAlreadyImportedV1']);
 
 const StagedProcess = Type.Object({
   external_account_number: Type.String(),
@@ -65,7 +67,7 @@ export async function stagedImportRoutes(
         summary: 'Validate account data and answer it as validated (V1)',
         description: 'The account itself is the body. 200 with the validated, normalised account.',
         body: AccountRef,
-        response: { 200: AccountRef, 400: ErrorRef, ...authErrorResponses },
+        response: { 200: AccountRef, 400: AlreadyImportedOrError, ...authErrorResponses },
       },
     },
     async (request) => validateAccountV1(db, suppliers, request.body, config.serviceTimezone),
@@ -82,7 +84,12 @@ export async function stagedImportRoutes(
           'Validated like validate-account, then kept: 201 the first time, 200 when it replaces staged data. ' +
           'No worker takes staged data; the process endpoint turns it into an account.',
         body: AccountRef,
-        response: { 200: StagedProcess, 201: StagedProcess, 400: ErrorRef, ...authErrorResponses },
+        response: {
+          200: StagedProcess,
+          201: StagedProcess,
+          400: AlreadyImportedOrError,
+          ...authErrorResponses,
+        },
       },
     },
     async (request, reply) => {
@@ -102,7 +109,7 @@ export async function stagedImportRoutes(
           `Re-validates the staged data and creates the account. At most ${config.processInFlightPerSupplier} accounts of one ` +
           'supplier are created this way at once: beyond that, 429 with Retry-After.',
         body: ProcessBody,
-        response: { 201: ProcessedAccount, 400: ErrorRef, ...authErrorResponses },
+        response: { 201: ProcessedAccount, 400: AlreadyImportedOrError, ...authErrorResponses },
       },
     },
     async (request, reply) => {

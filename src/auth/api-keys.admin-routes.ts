@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../http/errors.ts';
+import { AdminObject, ErrorRef, NoContent } from '../http/schemas.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
 import { type ApiKeyRecord, createApiKey, listApiKeys } from './api-keys.ts';
@@ -25,6 +26,17 @@ const keyView = (k: ApiKeyRecord) => ({
   revoked_at: wireDatetime(k.revoked_at),
 });
 
+const ApiKeyView = AdminObject(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    import_suppliers: Type.Array(Type.String(), { description: 'Supplier codes, or ["*"] for all.' }),
+    created_at: Type.String({ format: 'date-time' }),
+    revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  'An API key (its secret only in the answer that issues it).',
+);
+
 export async function apiKeyAdminRoutes(
   app: FastifyInstance,
   { db, keyScopes }: { db: Db; keyScopes: KeyScopes },
@@ -33,7 +45,12 @@ export async function apiKeyAdminRoutes(
   app.post(
     '/api-keys/',
     {
-      schema: { tags, summary: 'Issue an API key (the key is shown only in this answer)', body: CreateBody },
+      schema: {
+        tags,
+        summary: 'Issue an API key (the key is shown only in this answer)',
+        body: CreateBody,
+        response: { 201: AdminObject({ ...ApiKeyView.properties, key: Type.String() }), 400: ErrorRef },
+      },
     },
     async (request, reply) => {
       const body = request.body as { name: string; import_suppliers: string[] };
@@ -47,7 +64,13 @@ export async function apiKeyAdminRoutes(
 
   app.get(
     '/api-keys/',
-    { schema: { tags, summary: 'List API keys (never the keys themselves)' } },
+    {
+      schema: {
+        tags,
+        summary: 'List API keys (never the keys themselves)',
+        response: { 200: Type.Array(ApiKeyView) },
+      },
+    },
     async () => (await listApiKeys(db)).map(keyView),
   );
 
@@ -58,6 +81,7 @@ export async function apiKeyAdminRoutes(
         tags,
         summary: 'Revoke an API key; its tokens stop working at once',
         params: Type.Object({ id: Type.String() }),
+        response: { 204: NoContent, 404: ErrorRef },
       },
     },
     async (request, reply) => {

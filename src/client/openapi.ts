@@ -64,7 +64,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a PENDING, ERRORED or DRY_RUN_* process */
+        /** Cancel a STAGED, PENDING, ERRORED or DRY_RUN_* process */
         post: operations["adminCancelImportProcess"];
         delete?: never;
         options?: never;
@@ -411,6 +411,35 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccountAlreadyImported: {
+            /** @description The account number on this service. */
+            account_id: string;
+            non_field_errors: {
+                /** @enum {string} */
+                code: "account_import_process_already_imported";
+                detail: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        AccountAlreadyImportedV1: {
+            /** @description Machine-readable and stable. */
+            code: string;
+            /** @description Human-readable; do not parse. */
+            detail: string;
+            domain?: string;
+            errors?: {
+                /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
+                attr: string;
+                code: string;
+                detail: string;
+            }[];
+            external_account_number: string;
+            non_field_errors: string[];
+            service_account_number: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Business accounts only. */
         AccountBillingOptions: {
             /** @enum {string|null} */
@@ -1828,6 +1857,29 @@ export interface components {
             /** @enum {string} */
             vendor: "STRIPE" | "BOTTOMLINE_GLOBAL_PAYMENTS_HUB" | "BOTTOMLINE_PTX" | "BOTTOMLINE_PTX_BATCHED";
         };
+        PaymentInstructionError: {
+            /** @description Machine-readable and stable. */
+            code: string;
+            /** @description Human-readable; do not parse. */
+            detail: string;
+            domain?: string;
+            /** @description The same text as detail (the real deployment’s key). */
+            error_detail: string;
+            errors?: {
+                /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
+                attr: string;
+                code: string;
+                detail: string;
+            }[];
+            /** @description As in the request; "" when it had none. */
+            external_account_number: string;
+            /** @description As in the request; "" when it had none. */
+            import_supplier: string;
+            /** @description As in the request; "" when it had none. */
+            reference: string;
+        } & {
+            [key: string]: unknown;
+        };
         PaymentPlan: {
             /** Format: date-time */
             accepted_at: string;
@@ -2247,6 +2299,19 @@ export interface components {
             unit_type: "PROPORTION" | "CURRENCY_PER_KWH";
             value_taxed: string | number;
         };
+        TransactionImportError: {
+            /** @description transaction_in_future, transaction_outside_open_statement_period, ... */
+            code: string;
+            error_detail: string;
+            /** @enum {string} */
+            status: "TRANSACTION_IMPORT_ERROR";
+            /** @description The transaction as sent. */
+            transaction_data: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         TransferReading: {
             /** Format: date */
             reading_date: string;
@@ -2350,7 +2415,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": ({
+                        /** Format: date-time */
+                        created_at: string;
+                        id: string;
+                        /** @description Supplier codes, or ["*"] for all. */
+                        import_suppliers: string[];
+                        name: string;
+                        revoked_at: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
             };
         };
     };
@@ -2371,12 +2448,34 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        id: string;
+                        /** @description Supplier codes, or ["*"] for all. */
+                        import_suppliers: string[];
+                        key: string;
+                        name: string;
+                        revoked_at: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -2391,12 +2490,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content. */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -2412,12 +2520,41 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description An import process with its stored payload and every event. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        events: ({
+                            event: string;
+                            /** Format: date-time */
+                            occurred_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        external_account_number: string;
+                        import_supplier: string;
+                        /** @description The account data as stored. */
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        service_account_number: string | null;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -2433,12 +2570,50 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description An import process with its stored payload and every event. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        events: ({
+                            event: string;
+                            /** Format: date-time */
+                            occurred_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        external_account_number: string;
+                        import_supplier: string;
+                        /** @description The account data as stored. */
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        service_account_number: string | null;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -2454,12 +2629,50 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description An import process with its stored payload and every event. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        events: ({
+                            event: string;
+                            /** Format: date-time */
+                            occurred_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        external_account_number: string;
+                        import_supplier: string;
+                        /** @description The account data as stored. */
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        service_account_number: string | null;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -2477,7 +2690,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": ({
+                        code: string;
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        document_root: string;
+                        /** @description Import processes per status. */
+                        import_processes?: {
+                            [key: string]: number;
+                        };
+                        /** Format: date-time */
+                        modified_at: string;
+                        /** @enum {string} */
+                        status: "Ongoing" | "Paused" | "Complete";
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
             };
         };
     };
@@ -2506,12 +2739,41 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description An import supplier. */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        code: string;
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        document_root: string;
+                        /** @description Import processes per status. */
+                        import_processes?: {
+                            [key: string]: number;
+                        };
+                        /** Format: date-time */
+                        modified_at: string;
+                        /** @enum {string} */
+                        status: "Ongoing" | "Paused" | "Complete";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -2526,12 +2788,41 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description An import supplier. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        code: string;
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        document_root: string;
+                        /** @description Import processes per status. */
+                        import_processes?: {
+                            [key: string]: number;
+                        };
+                        /** Format: date-time */
+                        modified_at: string;
+                        /** @enum {string} */
+                        status: "Ongoing" | "Paused" | "Complete";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -2561,12 +2852,50 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description An import supplier. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        code: string;
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        document_root: string;
+                        /** @description Import processes per status. */
+                        import_processes?: {
+                            [key: string]: number;
+                        };
+                        /** Format: date-time */
+                        modified_at: string;
+                        /** @enum {string} */
+                        status: "Ongoing" | "Paused" | "Complete";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -2613,7 +2942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["AccountAlreadyImportedV1"];
                 };
             };
             /** @description No, or no valid, credentials. */
@@ -2692,7 +3021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["AccountAlreadyImportedV1"];
                 };
             };
             /** @description No, or no valid, credentials. */
@@ -3254,29 +3583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Machine-readable and stable. */
-                        code: string;
-                        /** @description Human-readable; do not parse. */
-                        detail: string;
-                        domain?: string;
-                        /** @description The same text as detail (the real deployment’s key). */
-                        error_detail: string;
-                        errors?: {
-                            /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
-                            attr: string;
-                            code: string;
-                            detail: string;
-                        }[];
-                        /** @description As in the request; "" when it had none. */
-                        external_account_number: string;
-                        /** @description As in the request; "" when it had none. */
-                        import_supplier: string;
-                        /** @description As in the request; "" when it had none. */
-                        reference: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PaymentInstructionError"];
                 };
             };
             /** @description No, or no valid, credentials. */
@@ -3303,29 +3610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Machine-readable and stable. */
-                        code: string;
-                        /** @description Human-readable; do not parse. */
-                        detail: string;
-                        domain?: string;
-                        /** @description The same text as detail (the real deployment’s key). */
-                        error_detail: string;
-                        errors?: {
-                            /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
-                            attr: string;
-                            code: string;
-                            detail: string;
-                        }[];
-                        /** @description As in the request; "" when it had none. */
-                        external_account_number: string;
-                        /** @description As in the request; "" when it had none. */
-                        import_supplier: string;
-                        /** @description As in the request; "" when it had none. */
-                        reference: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PaymentInstructionError"];
                 };
             };
             /** @description Too many requests: retry after the Retry-After header. */
@@ -3343,29 +3628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Machine-readable and stable. */
-                        code: string;
-                        /** @description Human-readable; do not parse. */
-                        detail: string;
-                        domain?: string;
-                        /** @description The same text as detail (the real deployment’s key). */
-                        error_detail: string;
-                        errors?: {
-                            /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
-                            attr: string;
-                            code: string;
-                            detail: string;
-                        }[];
-                        /** @description As in the request; "" when it had none. */
-                        external_account_number: string;
-                        /** @description As in the request; "" when it had none. */
-                        import_supplier: string;
-                        /** @description As in the request; "" when it had none. */
-                        reference: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PaymentInstructionError"];
                 };
             };
         };
@@ -3681,15 +3944,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description A validation error, or {status: "TRANSACTION_IMPORT_ERROR", code, error_detail, transaction_data} naming the first failing transaction. */
+            /** @description A validation error, or the first transaction that cannot be added and why. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["TransactionImportError"];
                 };
             };
             /** @description No, or no valid, credentials. */
@@ -3758,7 +4019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["AccountAlreadyImportedV1"];
                 };
             };
             /** @description No, or no valid, credentials. */
@@ -3884,15 +4145,13 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation or state error, or the account exists. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["AccountAlreadyImported"];
                 };
             };
             /** @description No, or no valid, credentials. */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerApiReferencePage } from './api-reference-page.ts';
 import { nameSchemaParts } from './openapi-components.ts';
 import { operationIdOf } from './operation-ids.ts';
-import { ErrorBodySchema } from './schemas.ts';
+import { ERROR_BODY_SCHEMAS } from './schemas.ts';
 
 const DESCRIPTION = `Ferry imports customer accounts from an import supplier: validate account data, schedule
 account creation (done asynchronously by workers), follow its status, then attach notes, ledger
@@ -87,7 +87,7 @@ function describeResponses(document: Record<string, unknown>) {
 
 /** Generates the OpenAPI 3.1 document from the route schemas: /openapi.json and /docs. */
 export async function registerOpenApi(app: FastifyInstance) {
-  app.addSchema(ErrorBodySchema);
+  for (const schema of ERROR_BODY_SCHEMAS) app.addSchema(schema);
   describeOperations(app);
   await app.register(swagger, {
     openapi: {

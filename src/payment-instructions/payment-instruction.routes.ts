@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkedInService, type FollowUpDeps } from '../http/follow-up.ts';
-import { authErrorResponses, ErrorBodySchema } from '../http/schemas.ts';
+import { authErrorResponses } from '../http/schemas.ts';
 import { PAYMENT_INSTRUCTION_EXAMPLE, PaymentInstructionBody } from './payment-instruction.schema.ts';
 import { createPaymentInstruction } from './payment-instruction.service.ts';
 
@@ -36,16 +36,7 @@ async function withRequestIdentifiers(request: FastifyRequest, reply: FastifyRep
   return { ...error, error_detail: error.detail, ...echoed };
 }
 
-const ErrorWithIdentifiers = Type.Object(
-  {
-    ...ErrorBodySchema.properties,
-    error_detail: Type.String({ description: 'The same text as detail (the real deployment’s key).' }),
-    import_supplier: Type.String({ description: 'As in the request; "" when it had none.' }),
-    external_account_number: Type.String({ description: 'As in the request; "" when it had none.' }),
-    reference: Type.String({ description: 'As in the request; "" when it had none.' }),
-  },
-  { additionalProperties: true },
-);
+const ErrorWithIdentifiers = Type.Ref('PaymentInstructionError');
 
 export async function paymentInstructionRoutes(app: FastifyInstance, deps: FollowUpDeps) {
   app.post(

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, item, notFound, validationFailed } from '../http/errors.ts';
-import { StringEnum } from '../http/schemas.ts';
+import { AdminObject, ErrorRef, StringEnum } from '../http/schemas.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
 import {
@@ -53,6 +53,21 @@ const PatchBody = Type.Object(
 );
 const CodeParams = Type.Object({ code: Type.String() });
 
+const SupplierView = AdminObject(
+  {
+    code: Type.String(),
+    status: StatusSchema,
+    document_root: Type.String(),
+    config: Type.Object({}, { additionalProperties: true }),
+    created_at: Type.String({ format: 'date-time' }),
+    modified_at: Type.String({ format: 'date-time' }),
+    import_processes: Type.Optional(
+      Type.Object({}, { additionalProperties: Type.Integer(), description: 'Import processes per status.' }),
+    ),
+  },
+  'An import supplier.',
+);
+
 const rootError = (code: string, detail: string, top = 'validation_error') =>
   validationFailed([item('document_root', code, detail)], top, 'The request is not valid.');
 
@@ -95,7 +110,14 @@ export async function supplierAdminRoutes(
   const tags = ['admin'];
   app.post(
     '/import-suppliers/',
-    { schema: { tags, summary: 'Create an import supplier', body: CreateBody } },
+    {
+      schema: {
+        tags,
+        summary: 'Create an import supplier',
+        body: CreateBody,
+        response: { 201: SupplierView, 400: ErrorRef },
+      },
+    },
     async (request, reply) => {
       const body = request.body as {
         code: string;
@@ -117,13 +139,26 @@ export async function supplierAdminRoutes(
 
   app.get(
     '/import-suppliers/',
-    { schema: { tags, summary: 'List import suppliers with process counts' } },
+    {
+      schema: {
+        tags,
+        summary: 'List import suppliers with process counts',
+        response: { 200: Type.Array(SupplierView) },
+      },
+    },
     async () => (await listSuppliersWithCounts(db)).map(supplierView),
   );
 
   app.get(
     '/import-suppliers/:code/',
-    { schema: { tags, summary: 'One import supplier with process counts', params: CodeParams } },
+    {
+      schema: {
+        tags,
+        summary: 'One import supplier with process counts',
+        params: CodeParams,
+        response: { 200: SupplierView, 404: ErrorRef },
+      },
+    },
     async (request) => {
       const [s] = await listSuppliersWithCounts(db, (request.params as { code: string }).code);
       if (!s) throw notFound('No import supplier has that code.');
@@ -139,6 +174,7 @@ export async function supplierAdminRoutes(
         summary: 'Change status, document root or configuration',
         params: CodeParams,
         body: PatchBody,
+        response: { 200: SupplierView, 400: ErrorRef, 404: ErrorRef },
       },
     },
     async (request) => {

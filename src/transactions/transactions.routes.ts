@@ -6,7 +6,7 @@ import {
   followUpBodyChecker,
   followUpValidationFailed,
 } from '../http/follow-up.ts';
-import { authErrorResponses, ErrorRef, StringEnum } from '../http/schemas.ts';
+import { authErrorResponses, ErrorRef, OneOf, StringEnum } from '../http/schemas.ts';
 import { importTransactions } from './import-transactions.ts';
 import { TransactionsBodySchema } from './transaction.schema.ts';
 
@@ -81,13 +81,9 @@ export async function transactionsRoutes(app: FastifyInstance, deps: FollowUpDep
         body: { ...TransactionsBodySchema, examples: [EXAMPLE] },
         response: {
           201: Type.Object({ results: Type.Array(Result) }),
-          400: Type.Object(
-            {},
-            {
-              additionalProperties: true,
-              description:
-                'A validation error, or {status: "TRANSACTION_IMPORT_ERROR", code, error_detail, transaction_data} naming the first failing transaction.',
-            },
+          400: OneOf(
+            ['Error', 'TransactionImportError'],
+            'A validation error, or the first transaction that cannot be added and why.',
           ),
           404: ErrorRef,
           ...authErrorResponses,
