@@ -31,6 +31,18 @@ describe('validate and create accounts (V2)', () => {
     assert.equal(wrapped.statusCode, 200, wrapped.body);
   });
 
+  it('creates the reference example account verbatim (bare and wrapped, as real clients send it)', async () => {
+    const res = await create({ payload: exampleAccount(), task_params: { is_dry_run: false } });
+    assert.equal(res.statusCode, 201, res.body);
+    await runWorkerUntilIdle(t.config, t.db);
+    const status = await findImportProcessStatus(
+      t.db,
+      'TENTACLE_ENERGY',
+      exampleAccount().external_account_number,
+    );
+    assert.equal(status?.status, 'PROCESSED', JSON.stringify(status?.latest_error));
+  });
+
   it("validates the README's example account", async () => {
     const res = await validate(JSON.parse(readFileSync('examples/account.json', 'utf8')));
     assert.equal(res.statusCode, 200, res.body);
