@@ -35,7 +35,7 @@ describe('worker and an unavailable database', {
   before(async () => {
     tdb = await createTestDb();
     config = loadConfig({ DATA_DIR: '.tmp/test-data', WORKER_CONCURRENCY: '10' });
-    await tdb.db.query(sql('', "INSERT INTO import_suppliers (code) VALUES ('WF')"));
+    await tdb.db.query(sql('', "INSERT INTO import_suppliers (code, document_root) VALUES ('WF', 'wf')"));
   });
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
