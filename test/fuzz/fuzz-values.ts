@@ -5,7 +5,7 @@
  * (a number's exact digits, 10,000-deep nesting, a literal `__proto__` key).
  */
 import fc from 'fast-check';
-import { RawJson } from '../helpers/json-text.ts';
+import { RawJson, toJsonText } from '../helpers/json-text.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON values
 export type Json = any;
@@ -337,13 +337,17 @@ const clone = cloneJson;
 
 /**
  * A copy of `base` with the mutations applied in turn; each picks its node among the paths that
- * exist at that moment (index modulo their number; the root is index 0).
+ * exist at that moment (index modulo their number; the root is index 0). `log` receives one line
+ * per mutation (`blank at customers.0.date_of_birth`).
  */
-export function applyMutations(base: Json, mutations: readonly Mutation[]): Json {
+export function applyMutations(base: Json, mutations: readonly Mutation[], log?: string[]): Json {
   let doc = clone(base);
   for (const m of mutations) {
     const paths = pathsOf(doc);
     const path = paths[m.at % paths.length];
+    log?.push(
+      `${m.op} at ${path.join('.') || '(root)'}${'value' in m ? ` := ${toJsonText(m.value).slice(0, 80)}` : ''}`,
+    );
     const set = (value: Json) => {
       if (path.length === 0) doc = value;
       else {
