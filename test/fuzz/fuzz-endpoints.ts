@@ -58,6 +58,8 @@ export interface EndpointSpec {
   altErrorBody?(json: Json): boolean;
   /** A 5xx the interface documents for this request (the simulated vendor failing). */
   documented5xx?(json: Json, body: unknown): boolean;
+  /** After the run, the worker creates what was scheduled; ERRORED for a value's form is a violation. */
+  settlesThroughWorker?: boolean;
 }
 
 /** The data-import and admin routes of the app, from its router (HEAD omitted). */
@@ -188,6 +190,7 @@ interface SpecParts {
   attrRoots?: EndpointSpec['attrRoots'];
   altErrorBody?: EndpointSpec['altErrorBody'];
   documented5xx?: EndpointSpec['documented5xx'];
+  settlesThroughWorker?: boolean;
   remoteAddress?: boolean;
 }
 
@@ -242,6 +245,7 @@ function buildSpec(route: Route, parts: SpecParts, generic: boolean): EndpointSp
     attrRoots: parts.attrRoots ?? ((b, req) => [b, req.query, req.params]),
     altErrorBody: parts.altErrorBody,
     documented5xx: parts.documented5xx,
+    settlesThroughWorker: parts.settlesThroughWorker,
   };
 }
 
@@ -318,6 +322,7 @@ function catalogue(w: FuzzWorld): Record<string, SpecParts> {
     },
     'POST /v2/data-import/accounts/': {
       name: 'accounts.create',
+      settlesThroughWorker: true,
       body: account,
       extraBodies: accountExtras,
       attrRoots: accountRoots,

@@ -8,7 +8,15 @@ import { type Db, sql } from '../../src/infra/db/db.ts';
 import type { EndpointSpec, FuzzRequest } from './fuzz-endpoints.ts';
 import type { Json } from './fuzz-values.ts';
 
-export type ViolationKind = '5xx' | 'format' | 'attr' | 'side-effect' | 'pollution' | 'content-type' | 'slow';
+export type ViolationKind =
+  | '5xx'
+  | 'format'
+  | 'attr'
+  | 'side-effect'
+  | 'pollution'
+  | 'content-type'
+  | 'slow'
+  | 'errored';
 
 export interface Violation {
   kind: ViolationKind;

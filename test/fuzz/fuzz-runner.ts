@@ -7,10 +7,19 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
+import { sql } from '../../src/infra/db/db.ts';
 import { adminHeaders } from '../helpers/test-app.ts';
+import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 import type { EndpointSpec, FuzzRequest } from './fuzz-endpoints.ts';
-import { type Answer, checkAnswer, sideEffects, snapshot, type Violation } from './fuzz-oracles.ts';
-import type { FuzzWorld } from './fuzz-world.ts';
+import {
+  type Answer,
+  causeClass,
+  checkAnswer,
+  sideEffects,
+  snapshot,
+  type Violation,
+} from './fuzz-oracles.ts';
+import { FUZZ_SUPPLIER, type FuzzWorld } from './fuzz-world.ts';
 
 export interface EndpointStats {
   bodies: number;
@@ -21,6 +30,8 @@ export interface EndpointStats {
   format: number;
   attr: number;
   effects: number;
+  /** Processes a 201 scheduled that the worker then ended ERRORED for a value's form. */
+  errored: number;
   misc: number;
   /** Wall-clock milliseconds, shrinking included. */
   ms: number;
@@ -56,6 +67,8 @@ export interface FuzzOptions {
 }
 
 const WRITES = new Set(['POST', 'PATCH', 'DELETE']);
+/** FUZZ_TRACE=<ms>: print every request that took at least that long (0: every request). */
+const TRACE_MS = process.env.FUZZ_TRACE === undefined ? null : Number(process.env.FUZZ_TRACE);
 
 /** Sends one request and checks it; database checks for refused writes included. */
 export async function exchange(
@@ -90,6 +103,11 @@ export async function exchange(
     // The server never answered (inject itself failed): as bad as a 500.
     answer = { status: 599, body: '', cause: `inject failed: ${(err as Error).message}` };
   }
+  if (TRACE_MS !== null && (answer.ms ?? 0) >= TRACE_MS) {
+    process.stderr.write(
+      `[fuzz] ${spec.name} ${answer.ms} ms ${answer.status} ${req.method} ${req.url.slice(0, 80)} ${req.body?.length ?? 0} bytes\n`,
+    );
+  }
   const violations = checkAnswer(spec, req, answer);
   if (write && answer.status >= 400 && answer.status < 500) {
     violations.push(...sideEffects(before, await snapshot(w.t.db), answer.status));
@@ -106,6 +124,7 @@ export const emptyStats = (): EndpointStats => ({
   format: 0,
   attr: 0,
   effects: 0,
+  errored: 0,
   misc: 0,
   ms: 0,
 });
@@ -148,10 +167,21 @@ export async function fuzzEndpoint(
       last = { request, answer, violations: fresh };
       return false;
     });
-    const details = await fc.check(property, { seed, numRuns: remaining });
+    // Find without shrinking, then replay the counterexample's path to shrink it, unless it is
+    // only slow: every shrinking step of a request that takes seconds would take seconds too.
+    const details = await fc.check(property, { seed, numRuns: remaining, endOnFailure: true });
     remaining -= details.numRuns;
     if (!details.failed || !last) break;
-    const found = last as { request: FuzzRequest; answer: Answer; violations: Violation[] };
+    let found = last as { request: FuzzRequest; answer: Answer; violations: Violation[] };
+    let numShrinks = 0;
+    if (details.counterexamplePath && found.violations.some((v) => v.kind !== 'slow')) {
+      last = null;
+      const shrunk = await fc.check(property, { seed, path: details.counterexamplePath, numRuns: 1 });
+      if (shrunk.failed && last) {
+        found = last;
+        numShrinks = shrunk.numShrinks;
+      }
+    }
     for (const v of found.violations) known.add(v.signature);
     const failure: Failure = {
       endpoint: spec.name,
@@ -161,7 +191,7 @@ export async function fuzzEndpoint(
       answer: found.answer,
       seed,
       numRuns: details.numRuns,
-      numShrinks: details.numShrinks,
+      numShrinks,
       reproducer: '',
     };
     failure.reproducer = reproducer(spec, failure, opts.reproDir);
@@ -173,6 +203,11 @@ export async function fuzzEndpoint(
       count(stats, answer, violations);
     });
     await fc.check(counting, { seed: (opts.seed + 104_729) | 0, numRuns: remaining });
+  }
+  if (spec.settlesThroughWorker) {
+    const errored = await settleScheduled(w, spec, opts);
+    stats.errored = errored.count;
+    failures.push(...errored.failures.slice(0, Math.max(1, maxFailures - failures.length)));
   }
   stats.ms = Date.now() - started;
   return { spec, stats, failures };
@@ -214,10 +249,101 @@ export function reproducer(spec: EndpointSpec, f: Failure, dir = '.tmp/fuzz'): s
 
 /** One line of the per-endpoint table. */
 export function statsLine(name: string, s: EndpointStats): string {
-  const cells = [s.bodies, s.s2xx, s.s4xx, s.s5xx, s.format, s.attr, s.effects, s.misc].map((n) =>
+  const cells = [s.bodies, s.s2xx, s.s4xx, s.s5xx, s.format, s.attr, s.effects, s.errored, s.misc].map((n) =>
     String(n).padStart(8),
   );
   return `${name.padEnd(34)}${cells.join('')}${(s.ms / 1000).toFixed(1).padStart(8)}`;
 }
 
-export const STATS_HEADER = `${'endpoint'.padEnd(34)}${['bodies', '2xx', '4xx', '5xx', 'format', 'attr', 'effect', 'other', 's'].map((h) => h.padStart(8)).join('')}`;
+export const STATS_HEADER = `${'endpoint'.padEnd(34)}${[
+  'bodies',
+  '2xx',
+  '4xx',
+  '5xx',
+  'format',
+  'attr',
+  'effect',
+  'errored',
+  'other',
+  's',
+]
+  .map((h) => h.padStart(8))
+  .join('')}`;
+
+/** Errors about the data's relation to stored data or to time: allowed after a 201 (PRODUCT.md §6). */
+const RELATIONAL_ERRORS = [
+  'meter_point_on_another_account',
+  'reference_already_exists',
+  'account_already_exists',
+  'schedule_window_expired',
+];
+
+const erroredProcesses = sql(
+  'fuzzErroredProcesses',
+  `SELECT id::text AS id, external_account_number, status, latest_error, payload::text AS payload
+     FROM import_processes
+    WHERE import_supplier = $1 AND status IN ('ERRORED', 'DRY_RUN_ERRORED')
+      AND NOT (coalesce(latest_error->>'code', '') = ANY($2::text[]))
+    ORDER BY id`,
+);
+
+/**
+ * "A create that answered 201 may end ERRORED only for a reason about the data's relation to
+ * stored data, never for a value's form": runs the worker over everything the create fuzz
+ * scheduled and reports each other kind of failure once, its stored payload as the reproducer.
+ */
+async function settleScheduled(w: FuzzWorld, spec: EndpointSpec, opts: FuzzOptions) {
+  const causes = new Map<string, string>();
+  const logger = {
+    info() {},
+    warn() {},
+    error(o: unknown) {
+      const e = o as { err?: Error; importProcessId?: unknown };
+      if (e.importProcessId !== undefined)
+        causes.set(String(e.importProcessId), e.err?.message ?? String(e.err));
+    },
+  };
+  await runWorkerUntilIdle(w.t.config, w.t.db, { logger, timeoutMs: 600_000 });
+  const rows = (
+    await w.t.db.query<{
+      id: string;
+      status: string;
+      latest_error: { code?: string } | null;
+      payload: string;
+    }>(erroredProcesses, [FUZZ_SUPPLIER, RELATIONAL_ERRORS])
+  ).rows;
+  const seen = new Set<string>();
+  const failures: Failure[] = [];
+  for (const row of rows) {
+    const cause = causes.get(row.id) ?? '';
+    const signature = `worker ${row.status} ${row.latest_error?.code ?? '-'} (${causeClass(cause)})`;
+    if (seen.has(signature)) continue;
+    seen.add(signature);
+    const violation: Violation = {
+      kind: 'errored',
+      signature,
+      message: `answered 201, then the worker ended the process ${row.status}: ${JSON.stringify(row.latest_error)}${cause ? `\n  logged cause: ${cause}` : ''}`,
+    };
+    const failure: Failure = {
+      endpoint: spec.name,
+      signature,
+      violations: [violation],
+      request: {
+        method: 'POST',
+        url: spec.route.path,
+        params: {},
+        query: {},
+        body: row.payload,
+        contentType: 'application/json',
+      },
+      answer: { status: 201, body: '{}' },
+      seed: opts.seed,
+      numRuns: opts.runs,
+      numShrinks: 0,
+      reproducer: '',
+    };
+    failure.reproducer = reproducer(spec, failure, opts.reproDir);
+    failures.push(failure);
+  }
+  return { count: rows.length, failures };
+}
