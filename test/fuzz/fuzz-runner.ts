@@ -5,6 +5,7 @@
  * `maxFailures` above one, a violation already reported stops counting as a failure and the run
  * goes on (with a derived seed) to look for violations of other kinds.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { sql } from '../../src/infra/db/db.ts';
@@ -235,7 +236,8 @@ export function reproducer(spec: EndpointSpec, f: Failure, dir = '.tmp/fuzz'): s
       cmd += ` --data-binary @- <<'JSON'\n${r.body}\nJSON`;
     } else {
       mkdirSync(dir, { recursive: true });
-      const file = `${dir}/${spec.name.replace(/[^A-Za-z0-9.-]+/g, '_')}-${f.seed}-${f.signature.replace(/[^A-Za-z0-9]+/g, '_').slice(0, 40)}.json`;
+      const tag = createHash('sha256').update(f.signature).digest('hex').slice(0, 8);
+      const file = `${dir}/${spec.name.replace(/[^A-Za-z0-9.-]+/g, '_')}-${f.seed}-${f.violations[0].kind}-${tag}.json`;
       writeFileSync(file, r.body);
       cmd += ` --data-binary @${file}   # ${r.body.length} bytes`;
     }
