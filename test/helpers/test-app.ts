@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { type AppDeps, buildApp } from '../../src/app.ts';
 import { type FerryConfig, loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/infra/db/db.ts';
 import { FileObjectStore } from '../../src/infra/storage/file-object-store.ts';
@@ -21,8 +21,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Options of the test app beyond configuration: a logger to read the app's own logs. */
+export interface TestAppOptions {
+  logger?: AppDeps['logger'];
+}
+
 /** The app on a given database, with a temporary file store; closing the app removes the store. */
-export async function buildTestAppOn(db: Db, env: Record<string, string> = {}) {
+export async function buildTestAppOn(db: Db, env: Record<string, string> = {}, opts: TestAppOptions = {}) {
   const config = loadConfig({ DATA_DIR: '.tmp/test-data', ...env });
   const dir = mkdtempSync(join(tmpdir(), 'ferry-docs-'));
   const objectStore = new FileObjectStore(dir);
@@ -31,6 +36,7 @@ export async function buildTestAppOn(db: Db, env: Record<string, string> = {}) {
     objectStore,
     paymentVendors: createPaymentVendors(config),
     operatorKey: OPERATOR_KEY,
+    logger: opts.logger,
   });
   app.addHook('onClose', async () => {
     await objectStore.close();
@@ -40,9 +46,12 @@ export async function buildTestAppOn(db: Db, env: Record<string, string> = {}) {
 }
 
 /** The whole app on a fresh database; `env` overrides configuration variables. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: TestAppOptions = {},
+): Promise<TestApp> {
   const { db, cleanup } = await createTestDb();
-  const { app, config, objectStore } = await buildTestAppOn(db, env);
+  const { app, config, objectStore } = await buildTestAppOn(db, env, opts);
   return {
     app,
     db,

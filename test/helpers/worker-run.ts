@@ -17,11 +17,11 @@ const countActive = sql(
 export async function runWorkerUntilIdle(
   config: FerryConfig,
   db: Db,
-  opts: { timeoutMs?: number; leaseSeconds?: number } = {},
+  opts: { timeoutMs?: number; leaseSeconds?: number; logger?: typeof silent } = {},
 ) {
   const worker = startWorkers(config, {
     db,
-    logger: silent,
+    logger: opts.logger ?? silent,
     idlePollMs: 20,
     leaseSeconds: opts.leaseSeconds,
   });
