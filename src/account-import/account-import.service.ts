@@ -2,6 +2,7 @@ import { ApiError, type ErrorItem, item, RawBodyError } from '../http/errors.ts'
 import { localDate } from '../infra/clock.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { Supplier, SupplierCache } from '../suppliers/suppliers.queries.ts';
+import { LAST_INSTANT } from '../vocabulary/calendar-date.ts';
 import { type InsertNewProcess, scheduleImportProcess } from './import-process.queries.ts';
 import { parseAccountRequest } from './payload/account-request.ts';
 
@@ -110,7 +111,8 @@ export async function scheduleAccountCreation(
     : new Date();
   const end = parsed.taskParams.scheduleWindowEnd
     ? new Date(parsed.taskParams.scheduleWindowEnd)
-    : new Date(start.getTime() + FOUR_DAYS_MS);
+    : // The default end, four days on, stays within the years a timestamp holds.
+      new Date(Math.min(start.getTime() + FOUR_DAYS_MS, LAST_INSTANT));
   const outcome = await scheduleImportProcess(
     db,
     {

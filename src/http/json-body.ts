@@ -8,7 +8,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_NESTING_DEPTH } from '../vocabulary/field-types.ts';
 import { ApiError, type ErrorItem, item, validationFailed } from './errors.ts';
-import { joinAttr } from './validation-errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -19,6 +18,13 @@ declare module 'fastify' {
 
 const NUL_DETAIL = 'Null characters are not allowed.';
 const DEPTH_DETAIL = `Values may nest at most ${MAX_NESTING_DEPTH} levels deep.`;
+const UNICODE_DETAIL =
+  'Strings must be valid Unicode: this one holds an unpaired surrogate (\\ud800–\\udfff).';
+const NUMBER_DETAIL =
+  'This number cannot be kept exactly (beyond ±(2^53 − 1) or out of range): send it as a string.';
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Text that may hide what the walk looks for: a NUL or surrogate escape, a huge or long number. */
+const SUSPECT_TEXT = /\\u0000|\\u[dD][89a-fA-F]|\d{16}|[eE][+-]?\d{3}/;
 
 /** The deepest nesting of objects and arrays in JSON text (strings skipped). */
 export function nestingDepth(text: string): number {
@@ -40,18 +46,38 @@ export function nestingDepth(text: string): number {
   return deepest;
 }
 
-/** Where `value` breaks the two rules: strings (keys too) holding NUL, containers nested too deep. */
-export function bodyProblems(value: unknown, attr = '', depth = 1): ErrorItem[] {
-  if (typeof value === 'string')
-    return value.includes('\u0000') ? [item(attr, 'null_characters_not_allowed', NUL_DETAIL)] : [];
-  if (typeof value !== 'object' || value === null) return [];
-  if (depth > MAX_NESTING_DEPTH) return [item(attr, 'max_depth', DEPTH_DETAIL)];
+/**
+ * Where `value` holds what no column keeps as sent: strings (keys too) with NUL or an unpaired
+ * surrogate, numbers JSON.parse could not keep exactly, containers nested too deep.
+ */
+export function bodyProblems(value: unknown): ErrorItem[] {
   const problems: ErrorItem[] = [];
-  for (const [key, child] of Object.entries(value)) {
-    const childAttr = joinAttr(attr, key);
-    if (key.includes('\u0000')) problems.push(item(childAttr, 'null_characters_not_allowed', NUL_DETAIL));
-    else problems.push(...bodyProblems(child, childAttr, depth + 1));
-  }
+  // Attrs join every key with dots, empty keys included, as pointerToAttr does for Ajv's paths.
+  const visit = (node: unknown, path: string[]) => {
+    const attr = path.join('.');
+    if (typeof node === 'string') {
+      if (node.includes('\u0000')) problems.push(item(attr, 'null_characters_not_allowed', NUL_DETAIL));
+      else if (LONE_SURROGATE.test(node)) problems.push(item(attr, 'invalid_unicode', UNICODE_DETAIL));
+      return;
+    }
+    if (typeof node === 'number') {
+      // What JSON.parse could not keep: 1e400 became Infinity, 9007199254740993 became ...992.
+      if (!Number.isFinite(node) || (Number.isInteger(node) && !Number.isSafeInteger(node)))
+        problems.push(item(attr, 'imprecise_number', NUMBER_DETAIL));
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    if (path.length >= MAX_NESTING_DEPTH) {
+      problems.push(item(attr, 'max_depth', DEPTH_DETAIL));
+      return;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      if (key.includes('\u0000'))
+        problems.push(item([...path, key].join('.'), 'null_characters_not_allowed', NUL_DETAIL));
+      else visit(child, [...path, key]);
+    }
+  };
+  visit(value, []);
   return problems;
 }
 
@@ -78,7 +104,7 @@ export function registerJsonBodies(app: FastifyInstance) {
     parseJson(request, text, (error, body) => {
       if (error) return done(error);
       // Cheap tests of the raw text first: most bodies hold no NUL escape and are shallow.
-      const suspect = text.includes('\\u0000') || nestingDepth(text) > MAX_NESTING_DEPTH;
+      const suspect = SUSPECT_TEXT.test(text) || nestingDepth(text) > MAX_NESTING_DEPTH;
       const problems = suspect ? bodyProblems(body) : [];
       if (problems.length === 0) return done(null, body);
       done(validationFailed(relativeToPayload(problems, body, request)), undefined);

@@ -42,7 +42,8 @@ function digits(value: string, start: number, end: number): number {
 }
 
 const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
-const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+/** The last instant a datetime may name (and timestamptz and the wire form hold). */
+export const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** `YYYY-MM-DDTHH:MM:SS`, optional fraction, then `Z` or `±HH:MM`. */
 export function isDateTime(value: string): boolean {

@@ -19,7 +19,8 @@ import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 
 export const RUNS = Number(process.env.PROPERTY_RUNS ?? 30);
 export const SEED = Number(process.env.PROPERTY_SEED ?? 424_242);
-export const fcOptions = { seed: SEED, numRuns: RUNS };
+// verbose: the failing case's own error (which value, which assertion) is printed with the counterexample.
+export const fcOptions = { seed: SEED, numRuns: RUNS, verbose: 1 as const };
 
 /** Values a careless or hostile client puts where a valid one was: blanks, NUL, boundaries, wrong types. */
 export const hostileLeaf: fc.Arbitrary<Json> = fc.oneof(

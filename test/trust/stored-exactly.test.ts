@@ -164,6 +164,45 @@ describe('what validation accepts, storage keeps exactly', () => {
     assert.equal(await processCount(), before);
   });
 
+  it('refuses what JSON.parse or PostgreSQL would alter: lone surrogates, unsafe integers, 1e400', async () => {
+    const account = next();
+    account.billing_name = 'x\ud800';
+    // Written as text: these numbers are what the client sent, not what JSON.parse makes of them.
+    const text = JSON.stringify(account)
+      .replace(
+        '"metadata":[',
+        '"metadata":[{"key":"big","value":{"n":9007199254740993}},{"key":"inf","value":[1e400]},',
+      )
+      .replace(/"metadata":\[/, '"metadata":[');
+    const before = await processCount();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2/data-import/accounts/',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: text,
+    });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.deepEqual(errorsOf(res).sort(), [
+      'billing_name: invalid_unicode',
+      'metadata.0.value.n: imprecise_number',
+      'metadata.1.value.0: imprecise_number',
+    ]);
+    assert.equal(await processCount(), before);
+  });
+
+  it('refuses a blank or all-space external_account_number, and caps a default window at year 9999', async () => {
+    const blank = next();
+    blank.external_account_number = '   ';
+    const res = await post('/v2/data-import/accounts/', blank);
+    assert.equal(res.statusCode, 400);
+    assert.ok(errorsOf(res).includes('external_account_number: blank'), res.body);
+    const late = await post('/v2/data-import/accounts/', {
+      payload: next(),
+      task_params: { schedule_window_start: '9999-12-31T23:59:59Z' },
+    });
+    assert.ok(late.statusCode < 500, late.body);
+  });
+
   it('refuses NUL in a query string with 400, not a database error', async () => {
     const res = await t.app.inject({
       method: 'GET',
@@ -211,7 +250,7 @@ describe('what validation accepts, storage keeps exactly', () => {
     }
   });
 
-  it('refuses statement gross amounts past 2^53 - 1 with max_value', async () => {
+  it('refuses statement gross amounts past 2^53 - 1 (JSON.parse cannot keep them)', async () => {
     for (const gross_amount of [1e20, 2 ** 53 + 2]) {
       const res = await post('/v1/data-import/historical-statements/create/', {
         import_supplier: SUPPLIER,
@@ -226,7 +265,7 @@ describe('what validation accepts, storage keeps exactly', () => {
         ],
       });
       assert.equal(res.statusCode, 400, res.body);
-      assert.deepEqual(errorsOf(res), ['statements.0.gross_amount: max_value']);
+      assert.deepEqual(errorsOf(res), ['statements.0.gross_amount: imprecise_number']);
     }
   });
 

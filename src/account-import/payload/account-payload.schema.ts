@@ -40,6 +40,7 @@ import {
   Choice,
   DateTime,
   Decimal,
+  Identifier,
   Int,
   List,
   NonBlankText,
@@ -108,13 +109,13 @@ export const AccountPayloadSchema = Obj(
     document_accessibility: Opt(Choice(['LARGE_PRINT', 'BRAILLE', 'SPOKEN', ''] as const, { default: '' })),
     dunning_path: Opt(DunningPathSchema),
     external_account_number: Opt(
-      NonBlankText({ maxLength: 128, description: 'The account number in the source system; never blank.' }),
+      Identifier({ maxLength: 128, description: 'The account number in the source system; never blank.' }),
     ),
     fit: Opt(FitSchema),
     historical_statement_transactions: Opt(
       List(TransactionSchema, { description: 'Already billed; they sum to last_statement_balance.' }),
     ),
-    import_supplier: NonBlankText({ description: 'Code of the import supplier migrating the account.' }),
+    import_supplier: Identifier({ description: 'Code of the import supplier migrating the account.' }),
     is_managed: Opt(Nullable(Bool({ description: 'Deprecated: use account_type.' }))),
     is_portfolio_lead: Opt(Nullable(Bool({ description: 'Deprecated: use account_type.' }))),
     language_preference: Opt(Choice(['en-gb', 'en-us', 'es-419', 'fr-fr'] as const)),

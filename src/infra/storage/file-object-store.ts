@@ -11,7 +11,8 @@ import {
 } from './object-store.ts';
 
 /** Errors that mean "no object under this key" rather than "the store is broken". */
-const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+// ENAMETOOLONG: no such name can exist, so no such document does (never "retry shortly").
+const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);
 
 const errnoOf = (err: unknown): string | undefined =>
   err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : undefined;

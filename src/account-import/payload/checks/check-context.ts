@@ -8,12 +8,20 @@ import type { ErrorItem } from '../../../http/errors.ts';
 
 export class CheckContext {
   readonly errors: ErrorItem[] = [];
+  /** The blocked paths, and every path above one of them: each look-up costs the path's depth. */
+  readonly #blocked: ReadonlySet<string>;
+  readonly #aboveBlocked: ReadonlySet<string>;
 
   constructor(
     /** Today in the service time zone, `YYYY-MM-DD`. */
     readonly today: string,
-    private readonly blockedPaths: readonly string[] = [],
-  ) {}
+    blockedPaths: readonly string[] = [],
+  ) {
+    this.#blocked = new Set(blockedPaths);
+    const above = new Set<string>();
+    for (const blocked of blockedPaths) for (const prefix of prefixesOf(blocked)) above.add(prefix);
+    this.#aboveBlocked = above;
+  }
 
   report(attr: string, code: string, detail: string): void {
     this.errors.push({ detail, code, attr });
@@ -24,8 +32,8 @@ export class CheckContext {
    * there, and everything in it, has its declared type. `''` is the whole payload.
    */
   isClean(...paths: string[]): boolean {
-    if (this.blockedPaths.length === 0) return true;
-    return paths.every((path) => !this.blockedPaths.some((blocked) => overlaps(blocked, path)));
+    if (this.#blocked.size === 0) return true;
+    return paths.every((path) => path !== '' && !this.#aboveBlocked.has(path) && this.isSound(path));
   }
 
   /**
@@ -33,21 +41,17 @@ export class CheckContext {
    * above it), though something inside it may not: enough to read a scalar or a list's length.
    */
   isSound(path: string): boolean {
-    if (this.blockedPaths.length === 0) return true;
-    return !this.blockedPaths.some(
-      (blocked) => blocked === '' || blocked === path || path.startsWith(`${blocked}.`),
-    );
+    if (this.#blocked.size === 0) return true;
+    if (this.#blocked.has('') || this.#blocked.has(path)) return false;
+    return !prefixesOf(path).some((prefix) => this.#blocked.has(prefix));
   }
 }
 
-function overlaps(blocked: string, path: string): boolean {
-  return (
-    path === '' ||
-    blocked === path ||
-    blocked.startsWith(`${path}.`) ||
-    path.startsWith(`${blocked}.`) ||
-    blocked === ''
-  );
+/** The paths strictly above `path`: `a.0.b` → `a`, `a.0`. */
+function prefixesOf(path: string): string[] {
+  const prefixes: string[] = [];
+  for (let i = path.indexOf('.'); i !== -1; i = path.indexOf('.', i + 1)) prefixes.push(path.slice(0, i));
+  return prefixes;
 }
 
 /** `attr('supply_addresses', 0, 'meter_points')` → `supply_addresses.0.meter_points`. */

@@ -33,6 +33,10 @@ export type JsonValue = string | number | boolean | JsonValue[] | { [key: string
 /** A string; an empty string is accepted (optional fields may be blank). */
 export const Text = (options: TextOptions = {}) => Type.String(options);
 
+/** An identifier: not empty and not only spaces (code `blank`), as the reference trims them. */
+export const Identifier = (options: TextOptions = {}) =>
+  Type.String({ ...options, minLength: 1, pattern: '\\S' });
+
 /** A string that must not be empty: required text fields (code `blank`). */
 export const NonBlankText = (options: TextOptions = {}) =>
   Type.String({ ...options, minLength: Math.max(1, options.minLength ?? 1) });

@@ -141,6 +141,8 @@ export function ajvErrorToIssue(error: ErrorObject): StructuralIssue {
       return issue(attr, 'max_value', `Ensure this value is less than or equal to ${params.limit}.`, false);
     case DECIMAL_KEYWORD:
       return decimalIssue(attr, error);
+    case 'pattern': // only identifiers carry one: at least one non-space character
+      return issue(attr, 'blank', 'This field may not be blank.', false);
     case 'format':
       return formatIssue(attr, error);
     case 'discriminator':
