@@ -3,7 +3,8 @@ import { type Queryable, sql } from '../infra/db/db.ts';
 export interface StoredNote {
   body: string;
   document_paths: string[];
-  created_at: Date | string;
+  /** Canonical UTC text to the microsecond (utcInstantText). */
+  created_at: string;
   external_id: string | null;
 }
 
@@ -20,7 +21,8 @@ export interface NewNote {
 
 const selectSameNoteCandidates = sql(
   'selectSameNoteCandidates',
-  `SELECT body, document_paths, created_at, external_id FROM notes
+  `SELECT body, document_paths, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
+          external_id FROM notes
     WHERE account_id = $1 AND (body = ANY($2::text[]) OR external_id = ANY($3::text[]))`,
 );
 

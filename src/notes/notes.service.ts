@@ -5,6 +5,7 @@ import { wireDatetime } from '../http/wire-format.ts';
 import { forEachConcurrently } from '../infra/concurrency.ts';
 import { resolveDocumentKey } from '../infra/storage/document-path.ts';
 import { findSupplier } from '../suppliers/suppliers.queries.ts';
+import { utcInstantText } from '../vocabulary/calendar-date.ts';
 import { insertNoteRows, type NewNote, sameNoteCandidates } from './notes.queries.ts';
 import type { NoteInput, NoteStatus, NotesRequest } from './notes.schema.ts';
 
@@ -18,13 +19,14 @@ export interface NoteResult {
 interface PreparedNote {
   body: string;
   paths: string[];
-  createdMs: number;
+  /** The instant, as canonical UTC text to the microsecond (timestamptz keeps every digit sent). */
+  createdAt: string;
   /** The supplier gave created_at: only a note at the same instant is the same note. */
   explicitCreatedAt: boolean;
   externalId: string | null;
   is_archived: boolean;
   is_pinned: boolean;
-  unpinMs: number | null;
+  unpinAt: string | null;
 }
 
 const hasText = (s: string | undefined): s is string => typeof s === 'string' && s.trim() !== '';
@@ -32,7 +34,7 @@ const hasText = (s: string | undefined): s is string => typeof s === 'string' &&
 interface KnownNote {
   body: string;
   paths: string[];
-  createdMs: number;
+  createdAt: string;
   externalId: string | null;
 }
 
@@ -44,11 +46,11 @@ function sameNote(candidate: PreparedNote, existing: KnownNote) {
   if (candidate.externalId !== null && candidate.externalId === existing.externalId) return true;
   if (candidate.body !== existing.body) return false;
   if (candidate.body === '' && candidate.paths.join('\n') !== existing.paths.join('\n')) return false;
-  return !candidate.explicitCreatedAt || candidate.createdMs === existing.createdMs;
+  return !candidate.explicitCreatedAt || candidate.createdAt === existing.createdAt;
 }
 
 /** Checks that need no database: body or documents, pinning, path safety. */
-function checkNote(note: NoteInput, i: number, now: number, documentRoot: string, errors: ErrorItem[]) {
+function checkNote(note: NoteInput, i: number, now: string, documentRoot: string, errors: ErrorItem[]) {
   const at = `notes.${i}`;
   const paths = note.document_paths ?? [];
   if (!hasText(note.body) && paths.length === 0) {
@@ -56,10 +58,10 @@ function checkNote(note: NoteInput, i: number, now: number, documentRoot: string
       item(at, 'note_body_or_document_path_not_found', 'A note needs a body or at least one document path.'),
     );
   }
-  const createdMs = note.created_at === undefined ? now : Date.parse(note.created_at);
-  let unpinMs: number | null = null;
+  const createdAt = note.created_at === undefined ? now : utcInstantText(note.created_at);
+  let unpinAt: string | null = null;
   if (note.unpin_at !== undefined) {
-    unpinMs = Date.parse(note.unpin_at);
+    unpinAt = utcInstantText(note.unpin_at);
     if (note.is_pinned !== true) {
       errors.push(
         item(
@@ -68,7 +70,7 @@ function checkNote(note: NoteInput, i: number, now: number, documentRoot: string
           'unpin_at is allowed only with is_pinned true.',
         ),
       );
-    } else if (unpinMs < createdMs) {
+    } else if (unpinAt < createdAt) {
       errors.push(
         item(
           `${at}.unpin_at`,
@@ -87,12 +89,12 @@ function checkNote(note: NoteInput, i: number, now: number, documentRoot: string
   const prepared: PreparedNote = {
     body: note.body ?? '',
     paths: paths.map((p) => p.document_path),
-    createdMs,
+    createdAt,
     explicitCreatedAt: note.created_at !== undefined,
     externalId: note.external_id ?? null,
     is_archived: note.is_archived === true,
     is_pinned: note.is_pinned === true,
-    unpinMs,
+    unpinAt,
   };
   return { prepared, keys };
 }
@@ -106,7 +108,7 @@ export async function createNotes(deps: FollowUpDeps, request: NotesRequest): Pr
   await findImportedAccount(db, request.import_supplier, request.external_account_number);
   const supplier = await findSupplier(db, request.import_supplier);
   const documentRoot = supplier?.document_root ?? '';
-  const now = Date.now();
+  const now = utcInstantText(new Date().toISOString());
   const errors: ErrorItem[] = [];
   const checked = request.notes.map((n, i) => checkNote(n, i, now, documentRoot, errors));
 
@@ -129,7 +131,7 @@ export async function createNotes(deps: FollowUpDeps, request: NotesRequest): Pr
     const known: KnownNote[] = (await sameNoteCandidates(tx, locked.id, bodies, externalIds)).map((row) => ({
       body: row.body,
       paths: row.document_paths,
-      createdMs: new Date(row.created_at).getTime(),
+      createdAt: row.created_at,
       externalId: row.external_id,
     }));
     const toInsert: NewNote[] = [];
@@ -137,7 +139,7 @@ export async function createNotes(deps: FollowUpDeps, request: NotesRequest): Pr
       const existing = known.find((k) => sameNote(note, k));
       if (existing) {
         return {
-          created_at: wireDatetime(new Date(existing.createdMs)) as string,
+          created_at: wireDatetime(new Date(Date.parse(existing.createdAt))) as string,
           body: note.body,
           status: 'NOTE_ALREADY_EXISTS',
         };
@@ -146,20 +148,20 @@ export async function createNotes(deps: FollowUpDeps, request: NotesRequest): Pr
       known.push({
         body: note.body,
         paths: note.paths,
-        createdMs: note.createdMs,
+        createdAt: note.createdAt,
         externalId: note.externalId,
       });
       toInsert.push({
         body: note.body,
         paths: note.paths,
-        created_at: new Date(note.createdMs).toISOString(),
+        created_at: note.createdAt,
         external_id: note.externalId,
         is_archived: note.is_archived,
         is_pinned: note.is_pinned,
-        unpin_at: note.unpinMs === null ? null : new Date(note.unpinMs).toISOString(),
+        unpin_at: note.unpinAt,
       });
       return {
-        created_at: wireDatetime(new Date(note.createdMs)) as string,
+        created_at: wireDatetime(new Date(Date.parse(note.createdAt))) as string,
         body: note.body,
         status: 'NOTE_CREATION_SUCCESS',
       };

@@ -117,3 +117,13 @@ export function calendarDateOf(dateOrDateTime: string): string {
 export function instantOf(dateTime: string): number {
   return Date.parse(dateTime);
 }
+
+/**
+ * A valid date-time as one canonical UTC text to the microsecond (`YYYY-MM-DDTHH:MM:SS.ffffffZ`),
+ * what timestamptz holds: equal instants give equal texts, and texts order as instants do.
+ */
+export function utcInstantText(dateTime: string): string {
+  const fraction = /\.(\d+)/.exec(dateTime.slice(19))?.[1] ?? '';
+  const micros = fraction.padEnd(6, '0').slice(3, 6);
+  return `${new Date(Date.parse(dateTime)).toISOString().slice(0, 23)}${micros}Z`;
+}

@@ -165,9 +165,7 @@ describe(`follow-up imports: accepted ⇒ stored exactly (${RUNS} runs each)`, (
       }),
     );
 
-  // Open (issue 9): the notes service carries created_at/unpin_at as JS milliseconds, so a
-  // fraction below a millisecond (0001-01-01T00:00:00.0006Z) is stored rounded. Runs as TODO.
-  it('notes', { todo: 'issue 9: notes keep datetimes to the millisecond, not the microsecond' }, () =>
+  it('notes', () =>
     followUpProperty(
       '/v1/data-import/notes/create/',
       'notes',
@@ -179,8 +177,7 @@ describe(`follow-up imports: accepted ⇒ stored exactly (${RUNS} runs each)`, (
         );
         return notesDifferences(t.db, before.id, before.maxNoteId, created);
       },
-    ),
-  );
+    ));
 
   it('transactions, and the account balance they move', () =>
     followUpProperty(

@@ -7,6 +7,7 @@ import {
   isDateOrDateTime,
   isDateTime,
   isTimeOfDay,
+  utcInstantText,
 } from '../../src/vocabulary/calendar-date.ts';
 
 test('accepts real dates written exactly YYYY-MM-DD, leap days included', () => {
@@ -83,4 +84,11 @@ test('matches Date arithmetic for every day of two centuries', () => {
 
 test('reads the calendar date of a date-time as written', () => {
   assert.equal(calendarDateOf('2019-08-01T23:30:00-05:00'), '2019-08-01');
+});
+
+test('utcInstantText writes one canonical UTC text to the microsecond, whatever the offset and fraction', () => {
+  assert.equal(utcInstantText('2024-01-01T10:00:00+01:00'), '2024-01-01T09:00:00.000000Z');
+  assert.equal(utcInstantText('0001-01-01T00:00:00.0006Z'), '0001-01-01T00:00:00.000600Z');
+  assert.equal(utcInstantText('2024-06-30T23:59:59.123456-00:30'), '2024-07-01T00:29:59.123456Z');
+  assert.ok(utcInstantText('2024-01-01T00:00:00.000001Z') > utcInstantText('2024-01-01T00:00:00Z'));
 });
