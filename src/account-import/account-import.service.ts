@@ -54,24 +54,18 @@ export async function validateAccount(
   }
 }
 
+const NOT_ONGOING = { Paused: 'paused', Complete: 'complete' } as const;
+
 /** Creation and staging need the supplier's migration to be going on (PRODUCT §6). */
 export function refuseUnlessOngoing(supplier: Supplier) {
-  if (supplier.status === 'Paused') {
-    throw new ApiError(
-      400,
-      'import_supplier_paused',
-      `Migration for import supplier ${supplier.code} is paused.`,
-      { body: { domain: 'import_process' } },
-    );
-  }
-  if (supplier.status === 'Complete') {
-    throw new ApiError(
-      400,
-      'import_supplier_complete',
-      `Migration for import supplier ${supplier.code} is complete.`,
-      { body: { domain: 'import_process' } },
-    );
-  }
+  if (supplier.status === 'Ongoing') return;
+  const state = NOT_ONGOING[supplier.status];
+  throw new ApiError(
+    400,
+    `import_supplier_${state}`,
+    `Migration for import supplier ${supplier.code} is ${state}.`,
+    { body: { domain: 'import_process' } },
+  );
 }
 
 /** POST /v2/data-import/accounts/: validates again, then stages the account for a worker. */
