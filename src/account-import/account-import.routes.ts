@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import exampleAccount from '../../examples/account.json' with { type: 'json' };
 import type { FerryConfig } from '../config.ts';
+import { checkedInService } from '../http/json-body.ts';
 import { authErrorResponses, ErrorRef, OneOf } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
@@ -20,7 +21,6 @@ const AccountBody = Type.Union([
     { additionalProperties: false },
   ),
 ]);
-const noValidation = () => () => true;
 
 export async function accountImportRoutes(
   app: FastifyInstance,
@@ -34,8 +34,7 @@ export async function accountImportRoutes(
   app.post(
     '/v2/data-import/accounts/validate/',
     {
-      validatorCompiler: noValidation,
-      config: { accountEnvelope: true },
+      ...checkedInService({ accountEnvelope: true }),
       schema: {
         tags: ['account import'],
         summary: 'Validate account data (nothing is created)',
@@ -54,8 +53,7 @@ export async function accountImportRoutes(
   app.post(
     '/v2/data-import/accounts/',
     {
-      validatorCompiler: noValidation,
-      config: { accountEnvelope: true },
+      ...checkedInService({ accountEnvelope: true }),
       schema: {
         tags: ['account import'],
         summary: 'Schedule account creation',

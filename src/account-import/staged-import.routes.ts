@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { FerryConfig } from '../config.ts';
 import { throttled } from '../http/errors.ts';
+import { checkedInService } from '../http/json-body.ts';
 import { AnyOf, authErrorResponses } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
@@ -18,7 +19,6 @@ import {
 
 // Documented here, validated by the payload module (our codes and attr paths), as on V2.
 const AccountRef = Type.Unsafe({ $ref: 'AccountPayload' });
-const noValidation = () => () => true;
 
 const AlreadyImportedOrError = AnyOf(['Error', 'AccountAlreadyImportedV1']);
 
@@ -61,7 +61,7 @@ export async function stagedImportRoutes(
   app.post(
     '/v1/data-import/validate-account/',
     {
-      validatorCompiler: noValidation,
+      ...checkedInService(),
       schema: {
         tags: ['account import'],
         summary: 'Validate account data and answer it as validated (V1)',
@@ -76,7 +76,7 @@ export async function stagedImportRoutes(
   app.post(
     '/v1/data-import/account-import-process/create-or-update/',
     {
-      validatorCompiler: noValidation,
+      ...checkedInService(),
       schema: {
         tags: ['account import'],
         summary: 'Stage account data without creating the account',

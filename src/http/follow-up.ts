@@ -54,12 +54,6 @@ export function followUpBody<K extends string, S extends TSchema>(
   );
 }
 
-/**
- * Route option for a body checked by `followUpBodyChecker` in the service: Fastify's validator
- * is switched off for the route (body, query and params), its schemas stay for the docs.
- */
-export const checkedInService = () => () => true;
-
 export interface CheckedBody<T> {
   /** The body, decimals sent as JSON numbers replaced by their exact text. */
   value: T;

@@ -1,11 +1,19 @@
 /**
- * JSON bodies, parsed once for every route, with the two limits no schema can state: strings never
- * hold NUL (PostgreSQL text and jsonb cannot store it) and nesting stops at 64 levels (deeper
- * values overflow the stack of whatever walks them later). Both are refused here, before any
- * validator or database sees the body, as a validation error with the attr of the value.
- * Query strings get the same NUL rule, and their boolean flags are read as booleans.
+ * JSON bodies, parsed once for every route, with the limits no schema can state: strings never
+ * hold NUL (PostgreSQL text and jsonb cannot store it) or unpaired surrogates, and nesting stops
+ * at 64 levels (deeper values overflow the stack of whatever walks them later). These are refused
+ * here, before any validator or database sees the body, as a validation error with the attr of
+ * the value. Numbers a double cannot keep (exact-numbers.ts) are kept as sent for routes whose
+ * own validator reads decimals (`checkedInService`), which refuses any its decimal fields do not
+ * take; every other route refuses them here. Query strings get the NUL rule, and their boolean
+ * flags are read as booleans.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  IMPRECISE_NUMBER_DETAIL,
+  leftoverNumbers,
+  parseKeepingNumbers,
+} from '../vocabulary/exact-numbers.ts';
 import { MAX_NESTING_DEPTH } from '../vocabulary/field-types.ts';
 import { ApiError, type ErrorItem, item, validationFailed } from './errors.ts';
 
@@ -13,18 +21,27 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The body may wrap the account payload as `{payload, …}`: attrs are then relative to it. */
     accountEnvelope?: boolean;
+    /** The route's own validator reads decimals from the body and refuses numbers it does not take. */
+    exactNumbers?: boolean;
   }
+}
+
+/**
+ * Route options for a body checked by the service with the account payload's validator (its
+ * codes, attrs and exact decimals): Fastify's validator is off for the route (body, query and
+ * params; the schemas stay for the docs), and numbers a double cannot keep reach that validator.
+ */
+export function checkedInService(config: FastifyContextConfig = {}) {
+  return { validatorCompiler: () => () => true, config: { ...config, exactNumbers: true } };
 }
 
 const NUL_DETAIL = 'Null characters are not allowed.';
 const DEPTH_DETAIL = `Values may nest at most ${MAX_NESTING_DEPTH} levels deep.`;
 const UNICODE_DETAIL =
   'Strings must be valid Unicode: this one holds an unpaired surrogate (\\ud800–\\udfff).';
-const NUMBER_DETAIL =
-  'This number cannot be kept exactly (beyond ±(2^53 − 1) or out of range): send it as a string.';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-/** Text that may hide what the walk looks for: a NUL or surrogate escape, a huge or long number. */
-const SUSPECT_TEXT = /\\u0000|\\u[dD][89a-fA-F]|\d{16}|[eE][+-]?\d{3}/;
+/** Text that may hide what the walk looks for: a NUL or surrogate escape. */
+const SUSPECT_TEXT = /\\u0000|\\u[dD][89a-fA-F]/;
 
 /** The deepest nesting of objects and arrays in JSON text (strings skipped). */
 export function nestingDepth(text: string): number {
@@ -48,7 +65,7 @@ export function nestingDepth(text: string): number {
 
 /**
  * Where `value` holds what no column keeps as sent: strings (keys too) with NUL or an unpaired
- * surrogate, numbers JSON.parse could not keep exactly, containers nested too deep.
+ * surrogate, containers nested too deep.
  */
 export function bodyProblems(value: unknown): ErrorItem[] {
   const problems: ErrorItem[] = [];
@@ -58,12 +75,6 @@ export function bodyProblems(value: unknown): ErrorItem[] {
     if (typeof node === 'string') {
       if (node.includes('\u0000')) problems.push(item(attr, 'null_characters_not_allowed', NUL_DETAIL));
       else if (LONE_SURROGATE.test(node)) problems.push(item(attr, 'invalid_unicode', UNICODE_DETAIL));
-      return;
-    }
-    if (typeof node === 'number') {
-      // What JSON.parse could not keep: 1e400 became Infinity, 9007199254740993 became ...992.
-      if (!Number.isFinite(node) || (Number.isInteger(node) && !Number.isSafeInteger(node)))
-        problems.push(item(attr, 'imprecise_number', NUMBER_DETAIL));
       return;
     }
     if (typeof node !== 'object' || node === null) return;
@@ -79,6 +90,13 @@ export function bodyProblems(value: unknown): ErrorItem[] {
   };
   visit(value, []);
   return problems;
+}
+
+/** `imprecise_number` for every number a double cannot keep that no decimal field took. */
+export function impreciseNumbers(value: unknown, attrPrefix: string[] = []): ErrorItem[] {
+  return leftoverNumbers(value).map(({ path }) =>
+    item([...attrPrefix, ...path].join('.'), 'imprecise_number', IMPRECISE_NUMBER_DETAIL),
+  );
 }
 
 function relativeToPayload(problems: ErrorItem[], body: unknown, request: FastifyRequest): ErrorItem[] {
@@ -101,11 +119,17 @@ export function registerJsonBodies(app: FastifyInstance) {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
     const text = String(raw);
-    parseJson(request, text, (error, body) => {
+    parseJson(request, text, (error, parsed) => {
       if (error) return done(error);
+      const kept = parseKeepingNumbers(text, parsed);
+      if ('rootNumber' in kept)
+        return done(validationFailed([item('', 'imprecise_number', IMPRECISE_NUMBER_DETAIL)]), undefined);
+      const body = kept.value;
       // Cheap tests of the raw text first: most bodies hold no NUL escape and are shallow.
       const suspect = SUSPECT_TEXT.test(text) || nestingDepth(text) > MAX_NESTING_DEPTH;
       const problems = suspect ? bodyProblems(body) : [];
+      if (problems.length === 0 && request.routeOptions.config?.exactNumbers !== true)
+        problems.push(...impreciseNumbers(body));
       if (problems.length === 0) return done(null, body);
       done(validationFailed(relativeToPayload(problems, body, request)), undefined);
     });

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkedInService, type FollowUpDeps } from '../http/follow-up.ts';
+import type { FollowUpDeps } from '../http/follow-up.ts';
+import { checkedInService } from '../http/json-body.ts';
 import { authErrorResponses } from '../http/schemas.ts';
 import { PAYMENT_INSTRUCTION_EXAMPLE, PaymentInstructionBody } from './payment-instruction.schema.ts';
 import { createPaymentInstruction } from './payment-instruction.service.ts';
@@ -43,7 +44,7 @@ export async function paymentInstructionRoutes(app: FastifyInstance, deps: Follo
     '/v1/data-import/payment-instruction/create/',
     {
       // Checked by the account payload's validator (its codes and formats, e.g. ledger-code).
-      validatorCompiler: checkedInService,
+      ...checkedInService(),
       preSerialization: withRequestIdentifiers,
       schema: {
         tags: ['post account import'],

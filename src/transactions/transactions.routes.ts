@@ -1,11 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import {
-  checkedInService,
-  type FollowUpDeps,
-  followUpBodyChecker,
-  followUpValidationFailed,
-} from '../http/follow-up.ts';
+import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../http/follow-up.ts';
+import { checkedInService } from '../http/json-body.ts';
 import { authErrorResponses, ErrorRef, OneOf, StringEnum } from '../http/schemas.ts';
 import { importTransactions } from './import-transactions.ts';
 import { TransactionsBodySchema } from './transaction.schema.ts';
@@ -73,7 +69,7 @@ export async function transactionsRoutes(app: FastifyInstance, deps: FollowUpDep
     '/v1/data-import/transactions/create/',
     {
       // Query and body are checked by the account payload's validator (its codes, exact decimals).
-      validatorCompiler: checkedInService,
+      ...checkedInService(),
       schema: {
         tags: ['post account import'],
         summary: 'Add ledger transactions to an imported account (all or nothing)',

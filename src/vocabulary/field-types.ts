@@ -10,6 +10,7 @@ import { type TUnsafe, Type } from '@sinclair/typebox';
 import type { Ajv, SchemaValidateFunction } from 'ajv';
 import { isCalendarDate, isDateOrDateTime, isDateTime, isTimeOfDay } from './calendar-date.ts';
 import { type DecimalProblem, decimalProblem } from './decimal.ts';
+import { numberText, takeExactText } from './exact-numbers.ts';
 
 /** The column type each field type lands in, where it is stored relationally. */
 export const FIELD_COLUMNS = {
@@ -31,18 +32,11 @@ export const INT32_MAX = 2_147_483_647;
 /** Objects and arrays nest at most this deep in any body (PRODUCT §6). */
 export const MAX_NESTING_DEPTH = 64;
 
-/**
- * Significant digits a JSON number carries exactly: every decimal of up to 15 digits survives the
- * round trip through a binary double, so its shortest text is what the client wrote. Longer
- * numbers must come as strings.
- */
-export const EXACT_NUMBER_DIGITS = 15;
-
 interface Described {
   description?: string;
 }
 
-/** A decimal: a string, or a JSON number of at most 15 significant digits; stored as `numeric`. */
+/** A decimal: a string or a JSON number, kept as sent (exact-numbers.ts); stored as `numeric`. */
 export interface DecimalDigits {
   whole: number;
   fraction: number;
@@ -71,45 +65,22 @@ export const DateField = (options: Described = {}) => Type.String({ ...options, 
 /** `YYYY-MM-DDTHH:MM:SS[.f](Z|±HH:MM)`, seconds 00–59, an instant in years 0001–9999. */
 export const DateTimeField = (options: Described = {}) => Type.String({ ...options, format: 'date-time' });
 
-/** The plain decimal text of a finite JSON number (no exponent), or null when it has none. */
-export function numberText(value: number): string | null {
-  if (!Number.isFinite(value)) return null;
-  const text = String(value);
-  if (!/e/i.test(text)) return text === '-0' ? '0' : text;
-  // Shortest digits and exponent, written out in full: 1e-7 → "0.0000001", 1.5e21 → "1500000000000000000000".
-  const [mantissa, exponentText] = text.toLowerCase().split('e');
-  const negative = mantissa.startsWith('-');
-  const [whole, fraction = ''] = mantissa.replace('-', '').split('.');
-  const digits = whole + fraction;
-  const point = whole.length + Number(exponentText);
-  const plain =
-    point <= 0
-      ? `0.${'0'.repeat(-point)}${digits}`
-      : point >= digits.length
-        ? digits + '0'.repeat(point - digits.length)
-        : `${digits.slice(0, point)}.${digits.slice(point)}`;
-  return negative ? `-${plain}` : plain;
-}
+export type DecimalFieldProblem = DecimalProblem | 'blank';
 
-function significantDigits(text: string): number {
-  return text.replace(/[-.]/g, '').replace(/^0+/, '').length;
-}
-
-export type DecimalFieldProblem = DecimalProblem | 'blank' | 'imprecise_number';
-
-/** Why `value` is not a decimal of these digits, or its exact text when it is one. */
+/**
+ * Why `value` is not a decimal of these digits, or its exact text when it is one. A JSON number
+ * reads as `sentText` when JSON.parse could not keep it (see exact-numbers.ts), otherwise as the
+ * double's shortest text, which is then exactly what the client wrote.
+ */
 export function readDecimal(
   value: unknown,
   { whole, fraction }: DecimalDigits,
+  sentText?: string,
 ): { text: string } | { problem: DecimalFieldProblem } {
-  if (typeof value === 'string') {
-    if (value === '') return { problem: 'blank' };
-    const problem = decimalProblem(value, whole, fraction);
-    return problem === null ? { text: value } : { problem };
-  }
-  const text = typeof value === 'number' ? numberText(value) : null;
+  if (typeof value === 'string' && value === '') return { problem: 'blank' };
+  const text =
+    typeof value === 'string' ? value : typeof value === 'number' ? (sentText ?? numberText(value)) : null;
   if (text === null) return { problem: 'invalid_decimal' };
-  if (significantDigits(text) > EXACT_NUMBER_DIGITS) return { problem: 'imprecise_number' };
   const problem = decimalProblem(text, whole, fraction);
   return problem === null ? { text } : { problem };
 }
@@ -137,9 +108,13 @@ const checkDecimal: SchemaValidateFunction = function checkDecimal(
   digits: DecimalDigits,
   value: unknown,
   _parentSchema?: unknown,
-  context?: { instancePath: string },
+  context?: { instancePath: string; parentData?: unknown; parentDataProperty?: string | number },
 ): boolean {
-  const read = readDecimal(value, digits);
+  const sentText =
+    typeof value === 'number' && context?.parentDataProperty !== undefined
+      ? takeExactText(context.parentData, context.parentDataProperty)
+      : undefined;
+  const read = readDecimal(value, digits, sentText);
   if ('text' in read) {
     if (typeof value === 'number')
       decimalNumbers.push({ pointer: context?.instancePath ?? '', text: read.text });

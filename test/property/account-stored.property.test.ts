@@ -76,12 +76,9 @@ describe(`account payloads: accepted ⇒ stored exactly (${RUNS} runs each)`, ()
     );
   };
 
-  // Open (issue 9): JSON.parse turns a 16–20-digit JSON number into a double, so Ferry refuses
-  // decimals of more than 15 significant digits sent as numbers (decision 0016); accepting them
-  // as PRODUCT §6 asks needs a lossless parse of the account body. Runs and reports as TODO.
-  it('accepts decimals sent as JSON numbers exactly as it accepts them as strings', {
-    todo: 'issue 9: needs a lossless JSON parse for 16–20-digit decimals sent as numbers',
-  }, async () => {
+  // JSON.parse alone would turn a 16–20-digit JSON number into a nearby double: the body parser
+  // keeps such numbers as sent for the decimal fields (src/vocabulary/exact-numbers.ts).
+  it('accepts decimals sent as JSON numbers exactly as it accepts them as strings', async () => {
     await fc.assert(
       fc.asyncProperty(accountParts, async (parts) => {
         const id = ++n;

@@ -10,6 +10,7 @@ import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { importAccounts } from '../helpers/imported-accounts.ts';
 import { adminHeaders, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
+import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
 type Obj = Record<string, any>;
@@ -23,13 +24,25 @@ describe('what validation accepts, storage keeps exactly', () => {
   const next = () => accountFor(SUPPLIER, ++n);
   const post = (url: string, payload: unknown) =>
     t.app.inject({ method: 'POST', url, headers, payload: payload as never });
+  /** Posts JSON written as text: numbers as the client wrote them, not as JSON.stringify would. */
+  const postText = (url: string, text: string) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: text,
+    });
   const processCount = async () =>
     (await t.db.query<{ n: number }>(sql('', 'SELECT count(*)::int AS n FROM import_processes'))).rows[0].n;
   const errorsOf = (res: { json(): Obj }) => (res.json().errors as Obj[]).map((e) => `${e.attr}: ${e.code}`);
 
-  /** Creates the account, then answers its ledger and transactions as stored, as text. */
-  async function stored(account: Obj) {
-    await importAccounts(t, headers, [account]);
+  /**
+   * Creates the account (already scheduled when `scheduled`: the worker just runs), then answers
+   * its ledger and transactions as stored, as text.
+   */
+  async function stored(account: Obj, scheduled = false) {
+    if (scheduled) await runWorkerUntilIdle(t.config, t.db);
+    else await importAccounts(t, headers, [account]);
     const a = await findImportedAccount(t.db, SUPPLIER, account.external_account_number);
     const ledger = await t.db.query<Obj>(
       sql('', 'SELECT ledger_balance::text, last_statement_balance::text FROM ledgers WHERE account_id = $1'),
@@ -57,7 +70,8 @@ describe('what validation accepts, storage keeps exactly', () => {
   });
   after(() => t.close());
 
-  it('keeps every digit of ledger, statement and transaction amounts (ten decimal places)', async () => {
+  /** An account whose amounts use all ten decimal places, and twenty significant digits. */
+  function tenPlaces() {
     const account = next();
     const ledger = account.ledgers[0];
     ledger.historical_statement_transactions[0].amount = '617283945.0617283945';
@@ -67,16 +81,24 @@ describe('what validation accepts, storage keeps exactly', () => {
     ledger.current_statement_transactions[1].amount = '0.0000000002'; // a payment
     ledger.ledger_balance = '1234567890.1234567891';
     account.transfer_balance = '1234567890.1234567891';
-    const s = await stored(account);
+    return account;
+  }
+
+  function assertTenPlacesStored(s: Awaited<ReturnType<typeof stored>>) {
     assert.deepEqual(s.ledger, {
       ledger_balance: '1234567890.1234567891',
       last_statement_balance: '1234567890.1234567890',
     });
     assert.equal(s.account.balance, '1234567890.1234567891');
+    assert.equal(s.payload.transfer_balance, '1234567890.1234567891');
     assert.deepEqual(
       s.transactions.map((r) => r.amount),
       ['0.0000000001', '0.0000000002', '617283945.0617283945', '617283945.0617283945'],
     );
+  }
+
+  it('keeps every digit of ledger, statement and transaction amounts (ten decimal places)', async () => {
+    assertTenPlacesStored(await stored(tenPlaces()));
   });
 
   it('stores -12.505 as -12.505, not rounded to pence', async () => {
@@ -102,13 +124,24 @@ describe('what validation accepts, storage keeps exactly', () => {
     assert.equal(s.payload.transfer_balance, '30');
   });
 
-  it('refuses a JSON number too precise to be what the client wrote, and schedules nothing', async () => {
+  it('keeps every digit of decimals sent as JSON numbers, twenty significant digits included', async () => {
+    const account = tenPlaces();
+    // The same account with those decimals as JSON numbers: JSON.parse alone would make
+    // 1234567890.1234567891 into 1234567890.1234567.
+    const text = JSON.stringify(account).replace(/"(-?\d+\.\d{10})"/g, '$1');
+    assert.match(text, /"ledger_balance":1234567890\.1234567891[,}]/);
+    const res = await postText('/v2/data-import/accounts/', text);
+    assert.equal(res.statusCode, 201, res.body);
+    assertTenPlacesStored(await stored(account, true));
+  });
+
+  it('reads a JSON number as written: 0.30000000000000004 has 17 decimal places, and nothing is scheduled', async () => {
     const account = next();
     account.transfer_balance = 0.30000000000000004;
     const before = await processCount();
     const res = await post('/v2/data-import/accounts/', account);
     assert.equal(res.statusCode, 400);
-    assert.ok(errorsOf(res).includes('transfer_balance: invalid_decimal'), res.body);
+    assert.ok(errorsOf(res).includes('transfer_balance: max_decimal_places'), res.body);
     assert.equal(await processCount(), before);
   });
 
@@ -165,29 +198,27 @@ describe('what validation accepts, storage keeps exactly', () => {
   });
 
   it('refuses what JSON.parse or PostgreSQL would alter: lone surrogates, unsafe integers, 1e400', async () => {
-    const account = next();
-    account.billing_name = 'x\ud800';
+    const send = async (text: string) => {
+      const before = await processCount();
+      const res = await postText('/v2/data-import/accounts/', text);
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(await processCount(), before);
+      return errorsOf(res).sort();
+    };
+    const surrogate = next();
+    surrogate.billing_name = 'x\ud800';
+    assert.deepEqual(await send(JSON.stringify(surrogate)), ['billing_name: invalid_unicode']);
     // Written as text: these numbers are what the client sent, not what JSON.parse makes of them.
-    const text = JSON.stringify(account)
-      .replace(
-        '"metadata":[',
-        '"metadata":[{"key":"big","value":{"n":9007199254740993}},{"key":"inf","value":[1e400]},',
-      )
-      .replace(/"metadata":\[/, '"metadata":[');
-    const before = await processCount();
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/v2/data-import/accounts/',
-      headers: { ...headers, 'content-type': 'application/json' },
-      payload: text,
-    });
-    assert.equal(res.statusCode, 400, res.body);
-    assert.deepEqual(errorsOf(res).sort(), [
-      'billing_name: invalid_unicode',
+    // Where no decimal field takes them (free-form metadata), storing their double would alter them.
+    const numbers = JSON.stringify(next()).replace(
+      '"metadata":[',
+      '"metadata":[{"key":"big","value":{"n":9007199254740993}},{"key":"inf","value":[1e400]},{"key":"long","value":0.12345678901234567891},',
+    );
+    assert.deepEqual(await send(numbers), [
       'metadata.0.value.n: imprecise_number',
       'metadata.1.value.0: imprecise_number',
+      'metadata.2.value: imprecise_number',
     ]);
-    assert.equal(await processCount(), before);
   });
 
   it('refuses a blank or all-space external_account_number, and caps a default window at year 9999', async () => {

@@ -9,13 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { AccountPayloadSchema } from '../../src/account-import/payload/account-payload.schema.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
 import { isCalendarDate, isDateTime } from '../../src/vocabulary/calendar-date.ts';
-import {
-  FIELD_COLUMNS,
-  INT32_MAX,
-  INT32_MIN,
-  numberText,
-  readDecimal,
-} from '../../src/vocabulary/field-types.ts';
+import { FIELD_COLUMNS, INT32_MAX, INT32_MIN, readDecimal } from '../../src/vocabulary/field-types.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 type Schema = Record<string, unknown>;
@@ -74,13 +68,20 @@ describe('the field types and their columns', () => {
       assert.ok(!isDateTime(value), value);
   });
 
-  it('gives JSON numbers their exact plain text, and refuses those a double cannot carry exactly', () => {
-    assert.equal(numberText(1e-7), '0.0000001');
-    assert.equal(numberText(1.5e21), '1500000000000000000000');
-    assert.equal(numberText(-0), '0');
-    assert.deepEqual(readDecimal(30.0, { whole: 10, fraction: 10 }), { text: '30' });
-    assert.deepEqual(readDecimal(1e-7, { whole: 10, fraction: 10 }), { text: '0.0000001' });
-    assert.deepEqual(readDecimal(0.1 + 0.2, { whole: 10, fraction: 10 }), { problem: 'imprecise_number' });
+  it('reads a JSON number as its plain text, or as the text sent when JSON.parse could not keep it', () => {
+    const digits = { whole: 10, fraction: 10 };
+    assert.deepEqual(readDecimal(30.0, digits), { text: '30' });
+    assert.deepEqual(readDecimal(1e-7, digits), { text: '0.0000001' });
+    assert.deepEqual(readDecimal(0.30000000000000004, { whole: 1, fraction: 17 }), {
+      text: '0.30000000000000004',
+    });
+    assert.deepEqual(readDecimal(0.30000000000000004, digits), { problem: 'max_decimal_places' });
+    assert.deepEqual(readDecimal(12345678901.5, digits), { problem: 'max_whole_digits' });
+    assert.deepEqual(readDecimal(Number('1234567890.1234567891'), digits, '1234567890.1234567891'), {
+      text: '1234567890.1234567891',
+    });
+    assert.deepEqual(readDecimal(Number.POSITIVE_INFINITY, digits, '1e400'), { problem: 'invalid_decimal' });
+    assert.deepEqual(readDecimal('', digits), { problem: 'blank' });
   });
 
   it('declares no numeric column narrower than the decimals it stores', () => {

@@ -67,8 +67,8 @@ function decimalCases(schema: Schema): InvalidCase[] {
     { value: '1e3', code: 'invalid_decimal' },
     { value: `${'9'.repeat(whole + 1)}`, code: 'max_whole_digits' },
     { value: `0.${'1'.repeat(fraction + 1)}`, code: 'max_decimal_places' },
-    // A JSON number with more digits than a double carries exactly: it must come as a string.
-    { value: 0.12345678901234568, code: 'invalid_decimal' },
+    // A JSON number reads as written (its 17 places here), never as a near double.
+    { value: 0.12345678901234568, code: 'max_decimal_places' },
   ];
   if (whole + 1 <= 15) cases.push({ value: Number('9'.repeat(whole + 1)), code: 'max_whole_digits' });
   if (fraction + 1 <= 14)

@@ -66,8 +66,7 @@ export const CalendarDate = (options: Described = {}) => Type.String({ ...option
 export const DateTime = (options: Described = {}) => Type.String({ ...options, format: 'date-time' });
 
 /**
- * A decimal: a string, or a JSON number of at most 15 significant digits (then replaced by its
- * text). `wholeDigits`/`fractionDigits` are the reference's limits; stored as `numeric`, exactly.
+ * A decimal: a string, or a JSON number read as written (then replaced by its exact text). `wholeDigits`/`fractionDigits` are the reference's limits; stored as `numeric`, exactly.
  */
 export const Decimal = DecimalField;
 

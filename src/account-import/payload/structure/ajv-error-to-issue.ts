@@ -68,7 +68,6 @@ function decimalIssue(attr: string, error: ErrorObject): StructuralIssue {
     return issue(attr, problem, `Ensure that there are no more than ${fraction} decimal places.`, false);
   }
   if (problem === 'blank') return issue(attr, 'blank', FORMAT_DETAILS.blank, true);
-  if (problem === 'imprecise_number') return issue(attr, 'invalid_decimal', FORMAT_DETAILS[problem], true);
   return issue(attr, problem, FORMAT_DETAILS.invalid_decimal, true);
 }
 

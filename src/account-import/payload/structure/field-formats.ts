@@ -96,8 +96,6 @@ export const FORMAT_DETAILS: Record<string, string> = {
   invalid_time: 'Enter a time of day in HH:MM or HH:MM:SS form.',
   blank: 'This field may not be blank.',
   invalid_decimal: 'Enter a decimal number, e.g. "12.34".',
-  imprecise_number:
-    'This number has more significant digits than a JSON number carries exactly: send it as a string, e.g. "12.3456789012345678".',
   invalid_email: 'Enter a valid e-mail address.',
   possible_test_email_address: 'This looks like a test e-mail address.',
   billing_email_not_valid: 'A blackhole+ address cannot receive bills.',

@@ -7,6 +7,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { ErrorItem } from '../../../http/errors.ts';
 import { joinAttr } from '../../../http/validation-errors.ts';
+import { IMPRECISE_NUMBER_DETAIL, leftoverNumbers } from '../../../vocabulary/exact-numbers.ts';
 import {
   type DecimalNumber,
   registerFieldTypes,
@@ -54,8 +55,19 @@ export function structuralValidator(
     takeDecimalNumbers();
     const valid = validate(value);
     const decimalNumbers = takeDecimalNumbers();
-    if (valid) return { errors: [], blockedPaths: [], decimalNumbers };
-    return { ...collectIssues((validate.errors ?? []).map(ajvErrorToIssue), attrPrefix), decimalNumbers };
+    const issues = valid ? [] : (validate.errors ?? []).map(ajvErrorToIssue);
+    const leftovers = leftoverNumbers(value);
+    if (issues.length === 0 && leftovers.length === 0)
+      return { errors: [], blockedPaths: [], decimalNumbers };
+    // Numbers a double cannot keep that no decimal field took: storing their double would alter them.
+    for (const { path } of leftovers)
+      issues.push({
+        attr: path.join('.'),
+        code: 'imprecise_number',
+        detail: IMPRECISE_NUMBER_DETAIL,
+        blocking: true,
+      });
+    return { ...collectIssues(issues, attrPrefix), decimalNumbers };
   };
 }
 
