@@ -14,13 +14,13 @@ import { IMPORT_PROCESS_EVENTS, PROCESSABLE } from './import-process-status.ts';
 import type { AccountPayload } from './payload/account-payload.schema.ts';
 import { isRegistryCode } from './payload/rules/registry-code.ts';
 import { validateAccountPayload } from './payload/validate-account-payload.ts';
+import { asCreationError } from './queue/process-import.ts';
 import {
   insertStagedProcess,
   lockImportProcess,
   replaceStagedPayload,
   supplierSendsWelcomeEmails,
 } from './staged-processes.queries.ts';
-import { asCreationError } from './worker/process-import.ts';
 
 const DOMAIN = 'import_process';
 

@@ -1,10 +1,19 @@
+/**
+ * The import queue: the import_processes table is the queue. A worker (this loop) claims due
+ * processes and creates their accounts; queue.queries.ts holds its SQL, process-import.ts the
+ * account creation of what it claimed. `ferry worker` (src/worker-process.ts) runs one worker
+ * without the API; `ferry serve` runs one beside it.
+ */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { recordTransition } from './account-import/import-process.queries.ts';
-import { IMPORT_PROCESS_EVENTS } from './account-import/import-process-status.ts';
-import { processImport, processImportBatch } from './account-import/worker/process-import.ts';
+import type { FerryConfig } from '../../config.ts';
+import { localDate } from '../../infra/clock.ts';
+import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
+import { recordTransition } from '../import-process.queries.ts';
+import { IMPORT_PROCESS_EVENTS } from '../import-process-status.ts';
+import { processImport, processImportBatch } from './process-import.ts';
 import {
   type ClaimedProcess,
   claimPendingProcesses,
@@ -12,10 +21,7 @@ import {
   lockOwnedProcess,
   releaseExpiredLeases,
   retryProcessesLater,
-} from './account-import/worker/worker.queries.ts';
-import type { FerryConfig } from './config.ts';
-import { localDate } from './infra/clock.ts';
-import { type Db, isTemporaryDbError } from './infra/db/db.ts';
+} from './queue.queries.ts';
 
 export interface WorkerHandle {
   readonly workerId: string;
@@ -58,7 +64,7 @@ const loopBackoffMs = (failures: number) => {
  * A failure that is not about the data (the database unavailable, a statement timeout) never
  * ends a process ERRORED: the process is retried later, with backoff (retryLater).
  */
-export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHandle {
+export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHandle {
   const { db, logger } = opts;
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const leaseSeconds = opts.leaseSeconds ?? config.workerLeaseSeconds;

@@ -7,12 +7,7 @@ import {
 } from '../create-account.ts';
 import { recordTransition } from '../import-process.queries.ts';
 import { IMPORT_PROCESS_EVENTS } from '../import-process-status.ts';
-import {
-  type ClaimedProcess,
-  lockOwnedProcess,
-  lockOwnedProcesses,
-  markProcessed,
-} from './worker.queries.ts';
+import { type ClaimedProcess, lockOwnedProcess, lockOwnedProcesses, markProcessed } from './queue.queries.ts';
 
 export type ProcessOutcome = 'PROCESSED' | 'ERRORED' | 'DRY_RUN_SUCCEEDED' | 'DRY_RUN_ERRORED' | 'LEASE_LOST';
 
