@@ -3,18 +3,18 @@
  * answer its validated data, stage account data without creating it, and turn staged data into
  * an account within the request (or, with `dry_run`, show that it would be).
  */
+import { asCreationError } from '../accounts/account-creation-error.ts';
+import { createAccount } from '../accounts/create-account.ts';
 import { ApiError, item, RawBodyError, validationFailed } from '../http/errors.ts';
 import { localDate } from '../infra/clock.ts';
 import { type Db, withTransientRetry } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { check, refuseUnlessOngoing, supplierNotFound } from './account-import.service.ts';
-import { createAccount } from './create-account.ts';
 import { findImportProcessStatus, recordTransition } from './import-process.queries.ts';
 import { IMPORT_PROCESS_EVENTS, PROCESSABLE } from './import-process-status.ts';
 import type { AccountPayload } from './payload/account-payload.schema.ts';
 import { isRegistryCode } from './payload/rules/registry-code.ts';
 import { validateAccountPayload } from './payload/validate-account-payload.ts';
-import { asCreationError } from './queue/process-import.ts';
 import {
   insertStagedProcess,
   lockImportProcess,

@@ -1,10 +1,6 @@
-import { type Db, isDbUnavailableError, isUniqueViolation, withTransientRetry } from '../../infra/db/db.ts';
-import {
-  AccountCreationError,
-  type CreateAccountInput,
-  createAccount,
-  createAccounts,
-} from '../create-account.ts';
+import { asCreationError } from '../../accounts/account-creation-error.ts';
+import { type CreateAccountInput, createAccount, createAccounts } from '../../accounts/create-account.ts';
+import { type Db, isDbUnavailableError, withTransientRetry } from '../../infra/db/db.ts';
 import { recordTransition } from '../import-process.queries.ts';
 import { IMPORT_PROCESS_EVENTS } from '../import-process-status.ts';
 import { type ClaimedProcess, lockOwnedProcess, lockOwnedProcesses, markProcessed } from './queue.queries.ts';
@@ -15,29 +11,6 @@ const DOMAIN = 'account_import';
 
 /** Rolls a dry run back to its savepoint after the complete creation ran. */
 class DryRunRollback extends Error {}
-
-export function asCreationError(err: unknown): AccountCreationError | null {
-  if (err instanceof AccountCreationError) return err;
-  if (isUniqueViolation(err, 'meter_points_identifier_key')) {
-    return new AccountCreationError(
-      'meter_point_on_another_account',
-      'A meter point of this account is already on another account.',
-    );
-  }
-  if (isUniqueViolation(err, 'account_references_namespace_value_key')) {
-    return new AccountCreationError(
-      'reference_already_exists',
-      'A reference of this account is already on another account.',
-    );
-  }
-  if (isUniqueViolation(err, 'accounts_import_supplier_external_account_number_key')) {
-    return new AccountCreationError(
-      'account_already_exists',
-      'An account already exists for this external account number.',
-    );
-  }
-  return null;
-}
 
 const creationInput = (p: ClaimedProcess, today: string, dryRun: boolean): CreateAccountInput => ({
   importProcessId: p.id,
