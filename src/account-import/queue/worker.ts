@@ -12,7 +12,6 @@ import type { FerryConfig } from '../../config.ts';
 import { localDate } from '../../infra/clock.ts';
 import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
 import { recordTransition } from '../import-process.queries.ts';
-import { IMPORT_PROCESS_EVENTS } from '../import-process-status.ts';
 import { processImport, processImportBatch } from './process-import.ts';
 import {
   type ClaimedProcess,
@@ -119,9 +118,7 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
     const dryRun = p.is_dry_run || p.dry_run_only;
     await db.transaction(async (tx) => {
       if ((await tx.query(lockOwnedProcess, [p.id, workerId])).rowCount === 0) return;
-      await recordTransition(tx, p.id, {
-        status: dryRun ? 'DRY_RUN_ERRORED' : 'ERRORED',
-        event: dryRun ? IMPORT_PROCESS_EVENTS.DRY_RUN_ERRORED : IMPORT_PROCESS_EVENTS.ERRORED,
+      await recordTransition(tx, p.id, dryRun ? 'dry_run_fail' : 'fail', {
         error: {
           code: 'account_creation_failed',
           detail: 'The account could not be created; the operator can retry it.',
