@@ -194,7 +194,7 @@ const insertWelcomeEmails = sql(
 );
 
 /** `A-` and 8 upper-case hex digits. */
-export const newAccountNumber = () => `A-${randomBytes(4).toString('hex').toUpperCase()}`;
+const newAccountNumber = () => `A-${randomBytes(4).toString('hex').toUpperCase()}`;
 
 export interface CreateAccountInput {
   importProcessId: string;
