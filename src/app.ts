@@ -117,7 +117,6 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     await scope.register(notesRoutes, followUp);
     await scope.register(statementsRoutes, followUp);
     await scope.register(paymentInstructionRoutes, followUp);
-    void followUp;
   });
 
   // The operator's admin API.

@@ -1,4 +1,9 @@
 import { sql } from '../../infra/db/db.ts';
+import { IMPORT_PROCESS_TRANSITIONS as T } from '../../vocabulary/import-process-states.ts';
+import { sqlStates, sqlWord } from '../process-state-sql.ts';
+
+/** The state a worker holds the processes it claimed in, under its lease. */
+const CLAIMED = sqlWord(T.claim.to);
 
 export interface ClaimedProcess {
   id: string;
@@ -25,22 +30,22 @@ export const claimPendingProcesses = sql(
      SELECT p.id
        FROM import_processes p
        JOIN import_suppliers s ON s.code = p.import_supplier AND s.status = 'Ongoing'
-      WHERE p.status = 'PENDING' AND p.schedule_window_start <= now() AND p.schedule_window_end > now()
+      WHERE p.status IN (${sqlStates(T.claim.from)}) AND p.schedule_window_start <= now() AND p.schedule_window_end > now()
       ORDER BY p.schedule_window_start, p.id
       LIMIT $2
         FOR UPDATE OF p SKIP LOCKED
    ), claimed AS (
      UPDATE import_processes p
-        SET status = 'IN_PROGRESS', locked_by = $1, locked_until = now() + make_interval(secs => $3),
+        SET status = ${CLAIMED}, locked_by = $1, locked_until = now() + make_interval(secs => $3),
             attempts = p.attempts + 1, modified_at = now(),
-            latest_event = jsonb_build_object('event', 'EVENT_ACCOUNT_IMPORT_PROCESS_STARTED',
+            latest_event = jsonb_build_object('event', ${sqlWord(T.claim.event)},
                                               'occurred_at', to_jsonb(now()), 'data', NULL),
             latest_error = NULL
        FROM due WHERE p.id = due.id
      RETURNING p.id, p.import_supplier, p.external_account_number, p.payload, p.is_dry_run
    ), events AS (
      INSERT INTO import_process_events (import_process_id, event, occurred_at)
-     SELECT id, 'EVENT_ACCOUNT_IMPORT_PROCESS_STARTED', now() FROM claimed
+     SELECT id, ${sqlWord(T.claim.event)}, now() FROM claimed
    )
    SELECT c.*, coalesce((s.config->>'send_welcome_emails')::boolean, false) AS send_welcome_emails,
           coalesce((s.config->>'dry_run_only')::boolean, false) AS dry_run_only
@@ -51,7 +56,7 @@ export const claimPendingProcesses = sql(
 export const lockOwnedProcess = sql(
   'lockOwnedImportProcess',
   `SELECT id FROM import_processes
-    WHERE id = $1 AND status = 'IN_PROGRESS' AND locked_by = $2
+    WHERE id = $1 AND status = ${CLAIMED} AND locked_by = $2
       FOR UPDATE`,
 );
 
@@ -59,25 +64,25 @@ export const lockOwnedProcess = sql(
 export const lockOwnedProcesses = sql(
   'lockOwnedImportProcesses',
   `SELECT id FROM import_processes
-    WHERE id = ANY($1::bigint[]) AND status = 'IN_PROGRESS' AND locked_by = $2
+    WHERE id = ANY($1::bigint[]) AND status = ${CLAIMED} AND locked_by = $2
     ORDER BY id
       FOR UPDATE`,
 );
 
-/** Processes $1 (ids) now have accounts $2 (ids): PROCESSED, each with its event, in one statement. */
+/** Processes $1 (ids) now have accounts $2 (ids): created (PROCESSED), each with its event, in one statement. */
 export const markProcessed = sql(
   'markImportProcessesProcessed',
   `WITH done AS (
      SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS d(id, account_id)
    ), updated AS (
      UPDATE import_processes p
-        SET status = 'PROCESSED', latest_error = NULL, modified_at = $3,
-            latest_event = jsonb_build_object('event', $4::text, 'occurred_at', $5::text, 'data', NULL),
+        SET status = ${sqlWord(T.create.to)}, latest_error = NULL, modified_at = $3,
+            latest_event = jsonb_build_object('event', ${sqlWord(T.create.event)}, 'occurred_at', $4::text, 'data', NULL),
             account_id = done.account_id, locked_by = NULL, locked_until = NULL
        FROM done WHERE p.id = done.id
    )
    INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
-   SELECT id, $4, $3, NULL FROM done`,
+   SELECT id, ${sqlWord(T.create.event)}, $3, NULL FROM done`,
 );
 
 /**
@@ -90,7 +95,7 @@ export const retryProcessesLater = sql(
   'retryImportProcessesLater',
   `UPDATE import_processes
       SET locked_until = now() + make_interval(secs => least(60, 2 ^ greatest(attempts - 1, 0)) * (0.5 + random() / 2))
-    WHERE id = ANY($1::bigint[]) AND status = 'IN_PROGRESS' AND locked_by = $2`,
+    WHERE id = ANY($1::bigint[]) AND status = ${CLAIMED} AND locked_by = $2`,
 );
 
 /** Hands processes whose worker vanished (lease expired) back to PENDING. */
@@ -98,29 +103,32 @@ export const releaseExpiredLeases = sql(
   'releaseExpiredLeases',
   `WITH expired AS (
      UPDATE import_processes
-        SET status = 'PENDING', locked_by = NULL, locked_until = NULL, modified_at = now(),
-            latest_event = jsonb_build_object('event', 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED',
+        SET status = ${sqlWord(T.release_lease.to)}, locked_by = NULL, locked_until = NULL, modified_at = now(),
+            latest_event = jsonb_build_object('event', ${sqlWord(T.release_lease.event)},
                                               'occurred_at', to_jsonb(now()), 'data', '{"reason": "lease_expired"}'::jsonb)
-      WHERE status = 'IN_PROGRESS' AND locked_until < now()
+      WHERE status IN (${sqlStates(T.release_lease.from)}) AND locked_until < now()
      RETURNING id
    )
    INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
-   SELECT id, 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED', now(), '{"reason": "lease_expired"}' FROM expired`,
+   SELECT id, ${sqlWord(T.release_lease.event)}, now(), '{"reason": "lease_expired"}' FROM expired`,
 );
 
-/** PENDING processes whose schedule window closed before a worker started them end ERRORED. */
+/**
+ * PENDING processes whose schedule window closed before a worker started them end ERRORED
+ * (DRY_RUN_ERRORED for a dry run); both expiries start from the same states (the table's test).
+ */
 export const expireScheduleWindows = sql(
   'expireScheduleWindows',
   `WITH expired AS (
      UPDATE import_processes
-        SET status = CASE WHEN is_dry_run THEN 'DRY_RUN_ERRORED' ELSE 'ERRORED' END,
+        SET status = CASE WHEN is_dry_run THEN ${sqlWord(T.expire_dry_run_window.to)} ELSE ${sqlWord(T.expire_window.to)} END,
             modified_at = now(),
             latest_error = '{"code": "schedule_window_expired", "detail": "The process was not started before its schedule window ended.", "domain": "account_import"}'::jsonb,
             latest_event = jsonb_build_object(
-              'event', CASE WHEN is_dry_run THEN 'EVENT_ACCOUNT_IMPORT_PROCESS_DRY_RUN_ERRORED' ELSE 'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED' END,
+              'event', CASE WHEN is_dry_run THEN ${sqlWord(T.expire_dry_run_window.event)} ELSE ${sqlWord(T.expire_window.event)} END,
               'occurred_at', to_jsonb(now()),
               'data', '{"code": "schedule_window_expired", "detail": "The process was not started before its schedule window ended.", "domain": "account_import"}'::jsonb)
-      WHERE status = 'PENDING' AND schedule_window_end <= now()
+      WHERE status IN (${sqlStates(T.expire_window.from)}) AND schedule_window_end <= now()
      RETURNING id, latest_event
    )
    INSERT INTO import_process_events (import_process_id, event, occurred_at, data)

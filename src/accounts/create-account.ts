@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Queryable, sql } from '../infra/db/db.ts';
+import { AccountCreationError } from './account-creation-error.ts';
 import {
   type AccountRows,
   accountRows,
@@ -7,16 +8,6 @@ import {
   openingBalance,
   openStatementStart,
 } from './account-records.ts';
-
-/** A failure that belongs to the account, not to the machine: the process ends ERRORED with it. */
-export class AccountCreationError extends Error {
-  constructor(
-    readonly code: string,
-    detail: string,
-  ) {
-    super(detail);
-  }
-}
 
 // Column lists of each child table, in the order of jsonb_to_recordset's record definition.
 const TABLES: Record<keyof AccountRows, [string, string][]> = {
@@ -203,7 +194,7 @@ const insertWelcomeEmails = sql(
 );
 
 /** `A-` and 8 upper-case hex digits. */
-export const newAccountNumber = () => `A-${randomBytes(4).toString('hex').toUpperCase()}`;
+const newAccountNumber = () => `A-${randomBytes(4).toString('hex').toUpperCase()}`;
 
 export interface CreateAccountInput {
   importProcessId: string;

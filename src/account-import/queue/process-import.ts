@@ -1,48 +1,13 @@
-import { type Db, isDbUnavailableError, isUniqueViolation, withTransientRetry } from '../../infra/db/db.ts';
-import {
-  AccountCreationError,
-  type CreateAccountInput,
-  createAccount,
-  createAccounts,
-} from '../create-account.ts';
+import { asCreationError } from '../../accounts/account-creation-error.ts';
+import { type CreateAccountInput, createAccount, createAccounts } from '../../accounts/create-account.ts';
+import { type Db, isDbUnavailableError, withTransientRetry } from '../../infra/db/db.ts';
 import { recordTransition } from '../import-process.queries.ts';
-import { IMPORT_PROCESS_EVENTS } from '../import-process-status.ts';
-import {
-  type ClaimedProcess,
-  lockOwnedProcess,
-  lockOwnedProcesses,
-  markProcessed,
-} from './worker.queries.ts';
-
-export type ProcessOutcome = 'PROCESSED' | 'ERRORED' | 'DRY_RUN_SUCCEEDED' | 'DRY_RUN_ERRORED' | 'LEASE_LOST';
+import { type ClaimedProcess, lockOwnedProcess, lockOwnedProcesses, markProcessed } from './queue.queries.ts';
 
 const DOMAIN = 'account_import';
 
 /** Rolls a dry run back to its savepoint after the complete creation ran. */
 class DryRunRollback extends Error {}
-
-export function asCreationError(err: unknown): AccountCreationError | null {
-  if (err instanceof AccountCreationError) return err;
-  if (isUniqueViolation(err, 'meter_points_identifier_key')) {
-    return new AccountCreationError(
-      'meter_point_on_another_account',
-      'A meter point of this account is already on another account.',
-    );
-  }
-  if (isUniqueViolation(err, 'account_references_namespace_value_key')) {
-    return new AccountCreationError(
-      'reference_already_exists',
-      'A reference of this account is already on another account.',
-    );
-  }
-  if (isUniqueViolation(err, 'accounts_import_supplier_external_account_number_key')) {
-    return new AccountCreationError(
-      'account_already_exists',
-      'An account already exists for this external account number.',
-    );
-  }
-  return null;
-}
 
 const creationInput = (p: ClaimedProcess, today: string, dryRun: boolean): CreateAccountInput => ({
   importProcessId: p.id,
@@ -84,7 +49,6 @@ export async function processImportBatch(
           mine.map((p) => p.id),
           created.map((c) => c.accountId),
           now,
-          IMPORT_PROCESS_EVENTS.PROCESSED,
           now.toISOString(),
         ]);
         return true;
@@ -107,49 +71,25 @@ export async function processImport(
   db: Db,
   claimed: ClaimedProcess,
   opts: { workerId: string; today: string },
-): Promise<ProcessOutcome> {
+): Promise<void> {
   const dryRun = claimed.is_dry_run || claimed.dry_run_only;
   return withTransientRetry(() =>
     db.transaction(async (tx) => {
       const owned = await tx.query(lockOwnedProcess, [claimed.id, opts.workerId]);
-      if (owned.rowCount === 0) return 'LEASE_LOST' as const;
+      if (owned.rowCount === 0) return; // the lease was lost: another worker has the process
       await tx.exec('SAVEPOINT account_creation');
       try {
         const created = await createAccount(tx, creationInput(claimed, opts.today, dryRun));
         if (dryRun) throw new DryRunRollback();
         await tx.exec('RELEASE SAVEPOINT account_creation');
-        await recordTransition(tx, claimed.id, {
-          status: 'PROCESSED',
-          event: IMPORT_PROCESS_EVENTS.PROCESSED,
-          accountId: created.accountId,
-        });
-        return 'PROCESSED' as const;
+        await recordTransition(tx, claimed.id, 'create', { accountId: created.accountId });
       } catch (err) {
         const failure = err instanceof DryRunRollback ? null : asCreationError(err);
         if (!(err instanceof DryRunRollback) && !failure) throw err;
         await tx.exec('ROLLBACK TO SAVEPOINT account_creation');
-        if (!failure) {
-          await recordTransition(tx, claimed.id, {
-            status: 'DRY_RUN_SUCCEEDED',
-            event: IMPORT_PROCESS_EVENTS.DRY_RUN_SUCCEEDED,
-          });
-          return 'DRY_RUN_SUCCEEDED' as const;
-        }
+        if (!failure) return recordTransition(tx, claimed.id, 'dry_run_succeed');
         const error = { code: failure.code, detail: failure.message, domain: DOMAIN };
-        if (dryRun) {
-          await recordTransition(tx, claimed.id, {
-            status: 'DRY_RUN_ERRORED',
-            event: IMPORT_PROCESS_EVENTS.DRY_RUN_ERRORED,
-            error,
-          });
-          return 'DRY_RUN_ERRORED' as const;
-        }
-        await recordTransition(tx, claimed.id, {
-          status: 'ERRORED',
-          event: IMPORT_PROCESS_EVENTS.ERRORED,
-          error,
-        });
-        return 'ERRORED' as const;
+        await recordTransition(tx, claimed.id, dryRun ? 'dry_run_fail' : 'fail', { error });
       }
     }),
   );

@@ -1,10 +1,18 @@
+/**
+ * The import queue: the import_processes table is the queue. A worker (this loop) claims due
+ * processes and creates their accounts; queue.queries.ts holds its SQL, process-import.ts the
+ * account creation of what it claimed. `ferry worker` (src/worker-process.ts) runs one worker
+ * without the API; `ferry serve` runs one beside it.
+ */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { recordTransition } from './account-import/import-process.queries.ts';
-import { IMPORT_PROCESS_EVENTS } from './account-import/import-process-status.ts';
-import { processImport, processImportBatch } from './account-import/worker/process-import.ts';
+import type { FerryConfig } from '../../config.ts';
+import { localDate } from '../../infra/clock.ts';
+import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
+import { recordTransition } from '../import-process.queries.ts';
+import { processImport, processImportBatch } from './process-import.ts';
 import {
   type ClaimedProcess,
   claimPendingProcesses,
@@ -12,10 +20,7 @@ import {
   lockOwnedProcess,
   releaseExpiredLeases,
   retryProcessesLater,
-} from './account-import/worker/worker.queries.ts';
-import type { FerryConfig } from './config.ts';
-import { localDate } from './infra/clock.ts';
-import { type Db, isTemporaryDbError } from './infra/db/db.ts';
+} from './queue.queries.ts';
 
 export interface WorkerHandle {
   readonly workerId: string;
@@ -58,7 +63,7 @@ const loopBackoffMs = (failures: number) => {
  * A failure that is not about the data (the database unavailable, a statement timeout) never
  * ends a process ERRORED: the process is retried later, with backoff (retryLater).
  */
-export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHandle {
+export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHandle {
   const { db, logger } = opts;
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const leaseSeconds = opts.leaseSeconds ?? config.workerLeaseSeconds;
@@ -113,9 +118,7 @@ export function startWorkers(config: FerryConfig, opts: WorkerOptions): WorkerHa
     const dryRun = p.is_dry_run || p.dry_run_only;
     await db.transaction(async (tx) => {
       if ((await tx.query(lockOwnedProcess, [p.id, workerId])).rowCount === 0) return;
-      await recordTransition(tx, p.id, {
-        status: dryRun ? 'DRY_RUN_ERRORED' : 'ERRORED',
-        event: dryRun ? IMPORT_PROCESS_EVENTS.DRY_RUN_ERRORED : IMPORT_PROCESS_EVENTS.ERRORED,
+      await recordTransition(tx, p.id, dryRun ? 'dry_run_fail' : 'fail', {
         error: {
           code: 'account_creation_failed',
           detail: 'The account could not be created; the operator can retry it.',
