@@ -11,8 +11,12 @@ import { registerOperatorAuth } from './auth/operator-auth.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { FerryConfig } from './config.ts';
+import type { FollowUpDeps } from './follow-ups/follow-up.ts';
+import { notesRoutes } from './follow-ups/notes/notes.routes.ts';
+import { paymentInstructionRoutes } from './follow-ups/payment-instructions/payment-instruction.routes.ts';
+import { statementsRoutes } from './follow-ups/statements/statements.routes.ts';
+import { transactionsRoutes } from './follow-ups/transactions/transactions.routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
-import type { FollowUpDeps } from './http/follow-up.ts';
 import { frameworkErrorOptions, MAX_PATH_PARAM_LENGTH } from './http/framework-errors.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerJsonBodies } from './http/json-body.ts';
@@ -23,12 +27,8 @@ import { RateLimiter } from './http/rate-limit.ts';
 import type { Db } from './infra/db/db.ts';
 import type { ObjectStore } from './infra/storage/object-store.ts';
 import type { PaymentVendors } from './infra/vendors/vendor-registry.ts';
-import { notesRoutes } from './notes/notes.routes.ts';
-import { paymentInstructionRoutes } from './payment-instructions/payment-instruction.routes.ts';
-import { statementsRoutes } from './statements/statements.routes.ts';
 import { supplierAdminRoutes } from './suppliers/suppliers.admin-routes.ts';
 import { openSupplierCache } from './suppliers/suppliers.queries.ts';
-import { transactionsRoutes } from './transactions/transactions.routes.ts';
 import { registerFieldTypes } from './vocabulary/field-types.ts';
 
 export interface AppDeps {
