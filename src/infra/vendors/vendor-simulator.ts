@@ -123,8 +123,8 @@ export async function startVendorSimulator(options: VendorSimulatorOptions = {})
     mandates.clear();
     paymentMethods.clear();
     if (options.seed === false) return;
-    for (const { mandate } of SEEDED_MANDATES) mandates.set(mandate.id, structuredClone(mandate));
-    for (const { method } of SEEDED_PAYMENT_METHODS) paymentMethods.set(method.id, structuredClone(method));
+    for (const { record } of SEEDED_MANDATES) mandates.set(record.id, structuredClone(record));
+    for (const { record } of SEEDED_PAYMENT_METHODS) paymentMethods.set(record.id, structuredClone(record));
   };
   seed();
 
