@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { FollowUpDeps } from '../http/follow-up.ts';
-import { authErrorResponses, ErrorRef } from '../http/schemas.ts';
+import { authErrorResponses, ErrorRef } from '../../http/schemas.ts';
+import type { FollowUpDeps } from '../follow-up.ts';
 import { NoteResultSchema, NotesBodySchema, type NotesRequest } from './notes.schema.ts';
 import { createNotes } from './notes.service.ts';
 

@@ -2,10 +2,10 @@ import { type TProperties, type TSchema, Type } from '@sinclair/typebox';
 import { withDecimalTexts } from '../account-import/payload/normalise-account-payload.ts';
 import { structuralValidator } from '../account-import/payload/structure/structural-validator.ts';
 import type { FerryConfig } from '../config.ts';
+import { type ErrorItem, validationFailed } from '../http/errors.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { ObjectStore } from '../infra/storage/object-store.ts';
 import type { PaymentVendors } from '../infra/vendors/vendor-registry.ts';
-import { type ErrorItem, validationFailed } from './errors.ts';
 
 /** What the follow-up import routes (notes, transactions, statements, payment instructions) get. */
 export interface FollowUpDeps {

@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { type Transaction, TransactionSchema } from '../account-import/payload/schema/transactions.schema.ts';
-import { followUpBody } from '../http/follow-up.ts';
+import {
+  type Transaction,
+  TransactionSchema,
+} from '../../account-import/payload/schema/transactions.schema.ts';
+import { followUpBody } from '../follow-up.ts';
 
 export type { Transaction };
 export type TransactionType = Transaction['type'];

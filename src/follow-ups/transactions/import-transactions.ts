@@ -1,10 +1,10 @@
-import { CheckContext, cleanItems } from '../account-import/payload/checks/check-context.ts';
-import { checkTransactionList } from '../account-import/payload/checks/transaction-checks.ts';
-import { lockImportedAccount } from '../accounts/imported-account.ts';
-import { type ErrorItem, RawBodyError } from '../http/errors.ts';
-import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../http/follow-up.ts';
-import { localDate } from '../infra/clock.ts';
-import { withTransientRetry } from '../infra/db/db.ts';
+import { CheckContext, cleanItems } from '../../account-import/payload/checks/check-context.ts';
+import { checkTransactionList } from '../../account-import/payload/checks/transaction-checks.ts';
+import { lockImportedAccount } from '../../accounts/imported-account.ts';
+import { type ErrorItem, RawBodyError } from '../../http/errors.ts';
+import { localDate } from '../../infra/clock.ts';
+import { withTransientRetry } from '../../infra/db/db.ts';
+import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
 import { exactUnits, formatMoney, MONEY_PLACES } from './amounts.ts';
 import { type Transaction, TransactionsBodySchema, type TransactionsRequest } from './transaction.schema.ts';
 import { balanceSign, invalidAmount, transactionErrors } from './transaction-rules.ts';

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { followUpBody } from '../http/follow-up.ts';
-import { IntegerField } from '../vocabulary/field-types.ts';
+import { IntegerField } from '../../vocabulary/field-types.ts';
+import { followUpBody } from '../follow-up.ts';
 
 const CalendarDate = (description: string) =>
   Type.String({ format: 'date', description: `${description} YYYY-MM-DD.` });

@@ -1,4 +1,4 @@
-import { type Queryable, sql } from '../infra/db/db.ts';
+import { type Queryable, sql } from '../../infra/db/db.ts';
 
 export interface StoredNote {
   body: string;

@@ -1,4 +1,4 @@
-import { decimalProblem, formatScaled, toScaledInteger } from '../vocabulary/decimal.ts';
+import { decimalProblem, formatScaled, toScaledInteger } from '../../vocabulary/decimal.ts';
 
 /** Money in requests: a JSON number or a decimal string, at most 2 decimal places (pence). */
 export const MONEY_PLACES = 2;

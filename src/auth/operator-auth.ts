@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { secretsEqual } from '../auth/operator-key.ts';
+import { ApiError, notAuthenticated, throttled } from '../http/errors.ts';
 import type { CredentialThrottle } from './credential-throttle.ts';
-import { ApiError, notAuthenticated, throttled } from './errors.ts';
+import { secretsEqual } from './operator-key.ts';
 
 /**
  * Guards the /admin/ scope: `Authorization: Bearer <OPERATOR_API_KEY>`. An address with too

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { FollowUpDeps } from '../http/follow-up.ts';
-import { authErrorResponses, ErrorRef } from '../http/schemas.ts';
+import { authErrorResponses, ErrorRef } from '../../http/schemas.ts';
+import type { FollowUpDeps } from '../follow-up.ts';
 import { StatementsBodySchema, type StatementsRequest } from './statements.schema.ts';
 import { createStatements } from './statements.service.ts';
 

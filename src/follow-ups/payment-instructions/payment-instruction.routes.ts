@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { FollowUpDeps } from '../http/follow-up.ts';
-import { checkedInService } from '../http/json-body.ts';
-import { authErrorResponses } from '../http/schemas.ts';
+import { checkedInService } from '../../http/json-body.ts';
+import { authErrorResponses } from '../../http/schemas.ts';
+import type { FollowUpDeps } from '../follow-up.ts';
 import { PAYMENT_INSTRUCTION_EXAMPLE, PaymentInstructionBody } from './payment-instruction.schema.ts';
 import { createPaymentInstruction } from './payment-instruction.service.ts';
 

@@ -1,7 +1,7 @@
-import { findImportedAccount, lockImportedAccount } from '../accounts/imported-account.ts';
-import { badRequest } from '../http/errors.ts';
-import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../http/follow-up.ts';
-import { withTransientRetry } from '../infra/db/db.ts';
+import { findImportedAccount, lockImportedAccount } from '../../accounts/imported-account.ts';
+import { badRequest } from '../../http/errors.ts';
+import { withTransientRetry } from '../../infra/db/db.ts';
+import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
 import { PaymentInstructionBody, type PaymentInstructionRequest } from './payment-instruction.schema.ts';
 import {
   findActiveInstructionOfType,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { followUpBody } from '../http/follow-up.ts';
+import { followUpBody } from '../follow-up.ts';
 
 const DateTime = (description: string) =>
   Type.String({

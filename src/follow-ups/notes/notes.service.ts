@@ -1,11 +1,11 @@
-import { findImportedAccount, lockImportedAccount } from '../accounts/imported-account.ts';
-import { type ErrorItem, item } from '../http/errors.ts';
-import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps, followUpValidationFailed } from '../http/follow-up.ts';
-import { wireDatetime } from '../http/wire-format.ts';
-import { forEachConcurrently } from '../infra/concurrency.ts';
-import { resolveDocumentKey } from '../infra/storage/document-path.ts';
-import { findSupplier } from '../suppliers/suppliers.queries.ts';
-import { utcInstantText } from '../vocabulary/calendar-date.ts';
+import { findImportedAccount, lockImportedAccount } from '../../accounts/imported-account.ts';
+import { type ErrorItem, item } from '../../http/errors.ts';
+import { wireDatetime } from '../../http/wire-format.ts';
+import { forEachConcurrently } from '../../infra/concurrency.ts';
+import { resolveDocumentKey } from '../../infra/storage/document-path.ts';
+import { findSupplier } from '../../suppliers/suppliers.queries.ts';
+import { utcInstantText } from '../../vocabulary/calendar-date.ts';
+import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps, followUpValidationFailed } from '../follow-up.ts';
 import { insertNoteRows, type NewNote, sameNoteCandidates } from './notes.queries.ts';
 import type { NoteInput, NoteStatus, NotesRequest } from './notes.schema.ts';
 

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../http/follow-up.ts';
-import { checkedInService } from '../http/json-body.ts';
-import { authErrorResponses, ErrorRef, OneOf, StringEnum } from '../http/schemas.ts';
+import { checkedInService } from '../../http/json-body.ts';
+import { authErrorResponses, ErrorRef, OneOf, StringEnum } from '../../http/schemas.ts';
+import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
 import { importTransactions } from './import-transactions.ts';
 import { TransactionsBodySchema } from './transaction.schema.ts';
 

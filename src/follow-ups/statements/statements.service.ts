@@ -1,9 +1,9 @@
-import { findImportedAccount, lockImportedAccount } from '../accounts/imported-account.ts';
-import { type ErrorItem, item } from '../http/errors.ts';
-import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps, followUpValidationFailed } from '../http/follow-up.ts';
-import { forEachConcurrently } from '../infra/concurrency.ts';
-import { resolveDocumentKey } from '../infra/storage/document-path.ts';
-import { findSupplier } from '../suppliers/suppliers.queries.ts';
+import { findImportedAccount, lockImportedAccount } from '../../accounts/imported-account.ts';
+import { type ErrorItem, item } from '../../http/errors.ts';
+import { forEachConcurrently } from '../../infra/concurrency.ts';
+import { resolveDocumentKey } from '../../infra/storage/document-path.ts';
+import { findSupplier } from '../../suppliers/suppliers.queries.ts';
+import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps, followUpValidationFailed } from '../follow-up.ts';
 import { insertStatementRows } from './statements.queries.ts';
 import type { StatementInput, StatementsRequest } from './statements.schema.ts';
 

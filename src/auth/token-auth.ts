@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type ApiKeyScope, canAccessSupplier } from '../auth/api-keys.ts';
-import type { KeyScopes } from '../auth/key-scopes.ts';
-import type { TokenService } from '../auth/tokens.ts';
-import { authenticationFailed, notAuthenticated, permissionDenied, throttled } from './errors.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import { authenticationFailed, notAuthenticated, permissionDenied, throttled } from '../http/errors.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
+import { type ApiKeyScope, canAccessSupplier } from './api-keys.ts';
+import type { KeyScopes } from './key-scopes.ts';
+import type { TokenService } from './tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

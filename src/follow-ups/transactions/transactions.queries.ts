@@ -1,4 +1,4 @@
-import { sql } from '../infra/db/db.ts';
+import { sql } from '../../infra/db/db.ts';
 
 export const selectExistingTransactionIds = sql(
   'selectExistingTransactionIds',

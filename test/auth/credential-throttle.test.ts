@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CredentialThrottle } from '../../src/http/credential-throttle.ts';
+import { CredentialThrottle } from '../../src/auth/credential-throttle.ts';
 import { admin, adminHeaders, createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies

@@ -1,5 +1,5 @@
-import { type Queryable, sql } from '../infra/db/db.ts';
-import type { VendorInstruction } from '../infra/vendors/payment-vendor.ts';
+import { type Queryable, sql } from '../../infra/db/db.ts';
+import type { VendorInstruction } from '../../infra/vendors/payment-vendor.ts';
 
 export interface StoredInstruction {
   id: string;

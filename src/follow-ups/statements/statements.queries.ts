@@ -1,4 +1,4 @@
-import { type Queryable, sql } from '../infra/db/db.ts';
+import { type Queryable, sql } from '../../infra/db/db.ts';
 import type { StatementInput } from './statements.schema.ts';
 
 // A statement_id already on the account is left as it is (idempotent repeats); so are repeats
