@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { CreationFailureCode } from '../http/error-catalogue.ts';
 import { type Queryable, sql } from '../infra/db/db.ts';
 import {
   type AccountRows,
@@ -11,7 +12,7 @@ import {
 /** A failure that belongs to the account, not to the machine: the process ends ERRORED with it. */
 export class AccountCreationError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: CreationFailureCode,
     detail: string,
   ) {
     super(detail);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { badRequest, notFound } from '../http/errors.ts';
+import { apiError, notFound } from '../http/error-catalogue.ts';
 import { AdminObject, ErrorRef } from '../http/schemas.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
@@ -53,7 +53,7 @@ function check(result: { outcome: OperatorActionOutcome; status?: ImportProcessS
   if (result.outcome === 'not_found')
     throw notFound('No import process exists for that supplier and external account number.');
   if (result.outcome === 'wrong_state') {
-    throw badRequest('invalid_state_transition', `A process in state ${result.status} cannot be ${action}.`);
+    throw apiError('invalid_state_transition', `A process in state ${result.status} cannot be ${action}.`);
   }
 }
 

@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { FerryConfig } from '../config.ts';
-import { throttled } from '../http/errors.ts';
+import { throttled } from '../http/error-catalogue.ts';
 import { checkedInService } from '../http/json-body.ts';
 import { AnyOf, authErrorResponses } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';

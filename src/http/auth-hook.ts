@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ApiKeyScope, canAccessSupplier } from '../auth/api-keys.ts';
 import type { KeyScopes } from '../auth/key-scopes.ts';
 import type { TokenService } from '../auth/tokens.ts';
-import { authenticationFailed, notAuthenticated, permissionDenied, throttled } from './errors.ts';
+import { authenticationFailed, notAuthenticated, permissionDenied, throttled } from './error-catalogue.ts';
+import { isJsonObject } from './json-body.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 declare module 'fastify' {
@@ -14,16 +15,15 @@ declare module 'fastify' {
 /** Supplier codes a request names: the path parameter and the body's `import_supplier` (or `_code`). */
 function suppliersNamed(request: FastifyRequest): string[] {
   const named: string[] = [];
-  const params = request.params as Record<string, unknown> | undefined;
-  if (typeof params?.import_supplier_code === 'string') named.push(params.import_supplier_code);
-  const body = request.body as Record<string, unknown> | null | undefined;
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
+  const { params, body } = request;
+  if (isJsonObject(params) && typeof params.import_supplier_code === 'string') {
+    named.push(params.import_supplier_code);
+  }
+  if (isJsonObject(body)) {
     if (typeof body.import_supplier === 'string') named.push(body.import_supplier);
     if (typeof body.import_supplier_code === 'string') named.push(body.import_supplier_code);
-    const inner = body.payload as Record<string, unknown> | null | undefined;
-    if (inner && typeof inner === 'object' && typeof inner.import_supplier === 'string') {
-      named.push(inner.import_supplier);
-    }
+    const inner = body.payload;
+    if (isJsonObject(inner) && typeof inner.import_supplier === 'string') named.push(inner.import_supplier);
   }
   return named;
 }

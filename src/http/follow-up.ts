@@ -5,7 +5,8 @@ import type { FerryConfig } from '../config.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { ObjectStore } from '../infra/storage/object-store.ts';
 import type { PaymentVendors } from '../infra/vendors/vendor-registry.ts';
-import { type ErrorItem, validationFailed } from './errors.ts';
+import { validationFailed } from './error-catalogue.ts';
+import type { ErrorItem } from './errors.ts';
 
 /** What the follow-up import routes (notes, transactions, statements, payment instructions) get. */
 export interface FollowUpDeps {
@@ -22,15 +23,12 @@ export const DOCUMENT_CHECKS_IN_FLIGHT = 16;
 export const MAX_ITEMS_PER_REQUEST = 1_000;
 
 /**
- * The top-level code of a follow-up body's structural or field errors, on all four endpoints
- * (the same code Fastify's schema errors get in error-handler.ts).
+ * The validation body of a follow-up request: every error, in attr order, under the code
+ * Fastify's schema errors get too (error-handler.ts), on all four endpoints.
  */
-export const FOLLOW_UP_VALIDATION_CODE = 'validation_error';
-
-/** The validation body of a follow-up request: every error, in attr order. */
 export function followUpValidationFailed(errors: ErrorItem[]) {
   const sorted = [...errors].sort((a, b) => a.attr.localeCompare(b.attr, 'en', { numeric: true }));
-  return validationFailed(sorted, FOLLOW_UP_VALIDATION_CODE, 'The request is not valid.');
+  return validationFailed('validation_error', sorted);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type Db, sql } from '../infra/db/db.ts';
+import { apiError } from './error-catalogue.ts';
 
 const ping = sql('ping', 'SELECT 1');
 
@@ -10,7 +11,8 @@ export async function healthRoutes(app: FastifyInstance, { db }: { db: Db }) {
       await db.query(ping);
       return { status: 'ok', database: 'reachable' };
     } catch {
-      return reply.code(503).send({ detail: 'The database is not reachable.', code: 'service_unavailable' });
+      const down = apiError('service_unavailable', 'The database is not reachable.');
+      return reply.code(down.statusCode).send(down.toBody());
     }
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { secretsEqual } from '../auth/operator-key.ts';
 import type { CredentialThrottle } from './credential-throttle.ts';
-import { ApiError, notAuthenticated, throttled } from './errors.ts';
+import { authenticationFailed, notAuthenticated, throttled } from './error-catalogue.ts';
 
 /**
  * Guards the /admin/ scope: `Authorization: Bearer <OPERATOR_API_KEY>`. An address with too
@@ -20,7 +20,7 @@ export function registerOperatorAuth(
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m || !secretsEqual(m[1], operatorKey)) {
       throttle.recordFailure(request.ip);
-      throw new ApiError(401, 'authentication_failed', 'The operator key is not valid.');
+      throw authenticationFailed('The operator key is not valid.');
     }
   });
 }

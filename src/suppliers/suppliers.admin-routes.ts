@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { badRequest, item, notFound, validationFailed } from '../http/errors.ts';
+import { apiError, notFound, type ValidationFailureCode, validationFailed } from '../http/error-catalogue.ts';
+import { item } from '../http/errors.ts';
 import { AdminObject, ErrorRef, StringEnum } from '../http/schemas.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
@@ -68,8 +69,8 @@ const SupplierView = AdminObject(
   'An import supplier.',
 );
 
-const rootError = (code: string, detail: string, top = 'validation_error') =>
-  validationFailed([item('document_root', code, detail)], top, 'The request is not valid.');
+const rootError = (code: string, detail: string, top: ValidationFailureCode = 'validation_error') =>
+  validationFailed(top, [item('document_root', code, detail)]);
 
 /** Normalises a document root: no leading/trailing slashes, no `.` or `..` segments, not empty. */
 function documentRoot(raw: string | undefined): string | undefined {
@@ -131,7 +132,7 @@ export async function supplierAdminRoutes(
         return reply.code(201).send(supplierView(s));
       } catch (err) {
         if (err instanceof SupplierExistsError)
-          throw badRequest('already_exists', `An import supplier with code "${body.code}" already exists.`);
+          throw apiError('already_exists', `An import supplier with code "${body.code}" already exists.`);
         throw err;
       }
     },
