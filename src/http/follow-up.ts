@@ -1,4 +1,4 @@
-import { type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import { type TArray, type TProperties, type TSchema, type TString, Type } from '@sinclair/typebox';
 import { withDecimalTexts } from '../account-import/payload/normalise-account-payload.ts';
 import { structuralValidator } from '../account-import/payload/structure/structural-validator.ts';
 import type { FerryConfig } from '../config.ts';
@@ -35,22 +35,27 @@ export function followUpValidationFailed(errors: ErrorItem[]) {
  * The body shape shared by the four follow-up imports: which account, any `extra` top-level
  * fields, then the items.
  */
-export function followUpBody<K extends string, S extends TSchema>(
-  itemsKey: K,
-  item: S,
-  description: string,
-  extra: TProperties = {},
-) {
+export function followUpBody<
+  K extends string,
+  S extends TSchema,
+  E extends TProperties = Record<never, never>,
+>(itemsKey: K, item: S, description: string, extra?: E) {
   return Type.Object(
     {
       import_supplier: Type.String({ minLength: 1, maxLength: 64, description: 'Import supplier code.' }),
       external_account_number: Type.String({ minLength: 1, maxLength: 128 }),
       ...extra,
       [itemsKey]: Type.Array(item, { minItems: 1, maxItems: MAX_ITEMS_PER_REQUEST, description }),
-    } as { import_supplier: TSchema; external_account_number: TSchema } & Record<K, TSchema>,
+    } as FollowUpProperties<K, S> & E,
     { additionalProperties: false },
   );
 }
+
+/** The properties of a follow-up body: a computed key needs its type spelled out. */
+type FollowUpProperties<K extends string, S extends TSchema> = {
+  import_supplier: TString;
+  external_account_number: TString;
+} & { [P in K]: TArray<S> };
 
 export interface CheckedBody<T> {
   /** The body, decimals sent as JSON numbers replaced by their exact text. */

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { type Transaction, TransactionSchema } from '../account-import/payload/schema/transactions.schema.ts';
 import { followUpBody } from '../http/follow-up.ts';
 
@@ -22,9 +22,4 @@ export const TransactionsBodySchema = followUpBody(
   },
 );
 
-export interface TransactionsRequest {
-  import_supplier: string;
-  external_account_number: string;
-  dry_run?: boolean;
-  transactions: Transaction[];
-}
+export type TransactionsRequest = Static<typeof TransactionsBodySchema>;
