@@ -3,6 +3,7 @@
  * answer its validated data, stage account data without creating it, and turn staged data into
  * an account within the request (or, with `dry_run`, show that it would be).
  */
+import { type Static, Type } from '@sinclair/typebox';
 import {
   apiError,
   type CreationFailureCode,
@@ -148,12 +149,29 @@ interface LatestStaged {
   data: null;
 }
 
-export interface ProcessRequest {
-  import_supplier_code: string;
-  external_account_number: string;
-  dry_run?: boolean;
-  operations_team_name?: string;
-}
+/** The process endpoint's body. */
+export const ProcessRequestSchema = Type.Object(
+  {
+    import_supplier_code: Type.String({ minLength: 1, maxLength: 64 }),
+    external_account_number: Type.String({ minLength: 1, maxLength: 128 }),
+    dry_run: Type.Optional(
+      Type.Boolean({
+        description: 'Run the complete creation and keep nothing; a would-succeed run answers 400.',
+      }),
+    ),
+    operations_team_name: Type.Optional(
+      Type.String({ maxLength: 128, description: 'Format-checked only: Ferry holds no operations teams.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      { import_supplier_code: 'TENTACLE_ENERGY', external_account_number: 'EXTERNAL-1234', dry_run: false },
+    ],
+  },
+);
+
+export type ProcessRequest = Static<typeof ProcessRequestSchema>;
 
 export interface ProcessedAccount {
   external_account_number: string;

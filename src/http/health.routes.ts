@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Db, sql } from '../infra/db/db.ts';
 import { apiError } from './error-catalogue.ts';
 
 const ping = sql('ping', 'SELECT 1');
 
-export async function healthRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
@@ -15,4 +15,4 @@ export async function healthRoutes(app: FastifyInstance, { db }: { db: Db }) {
       return reply.code(down.statusCode).send(down.toBody());
     }
   });
-}
+};

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { apiError, notFound, type ValidationFailureCode, validationFailed } from '../http/error-catalogue.ts';
 import { item } from '../http/errors.ts';
 import { AdminObject, ErrorRef, StringEnum } from '../http/schemas.ts';
@@ -13,7 +13,6 @@ import {
   type Supplier,
   type SupplierCache,
   SupplierExistsError,
-  type SupplierStatus,
   type SupplierWithCounts,
   updateSupplierSettings,
 } from './suppliers.queries.ts';
@@ -104,10 +103,10 @@ export const supplierView = (s: Supplier | SupplierWithCounts) => ({
   modified_at: wireDatetime(s.modified_at),
 });
 
-export async function supplierAdminRoutes(
-  app: FastifyInstance,
-  { db, suppliers }: { db: Db; suppliers: SupplierCache },
-) {
+export const supplierAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db; suppliers: SupplierCache }> = async (
+  app,
+  { db, suppliers },
+) => {
   const tags = ['admin'];
   app.post(
     '/import-suppliers/',
@@ -120,12 +119,7 @@ export async function supplierAdminRoutes(
       },
     },
     async (request, reply) => {
-      const body = request.body as {
-        code: string;
-        status?: SupplierStatus;
-        document_root?: string;
-        config?: Record<string, boolean>;
-      };
+      const { body } = request;
       try {
         const root = documentRoot(body.document_root);
         const s = await refusingOverlaps(() => createSupplier(db, { ...body, document_root: root }));
@@ -161,7 +155,7 @@ export async function supplierAdminRoutes(
       },
     },
     async (request) => {
-      const [s] = await listSuppliersWithCounts(db, (request.params as { code: string }).code);
+      const [s] = await listSuppliersWithCounts(db, request.params.code);
       if (!s) throw notFound('No import supplier has that code.');
       return supplierView(s);
     },
@@ -179,12 +173,8 @@ export async function supplierAdminRoutes(
       },
     },
     async (request) => {
-      const body = request.body as {
-        status?: SupplierStatus;
-        document_root?: string;
-        config?: Record<string, boolean>;
-      };
-      const { code } = request.params as { code: string };
+      const { body } = request;
+      const { code } = request.params;
       const root = documentRoot(body.document_root);
       const s = await refusingOverlaps(() =>
         updateSupplierSettings(db, code, { ...body, document_root: root }),
@@ -194,4 +184,4 @@ export async function supplierAdminRoutes(
       return supplierView(s);
     },
   );
-}
+};
