@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import exampleAccount from '../../examples/account.json' with { type: 'json' };
 import type { FerryConfig } from '../config.ts';
 import { checkedInService } from '../http/json-body.ts';
@@ -22,10 +22,11 @@ const AccountBody = Type.Union([
   ),
 ]);
 
-export async function accountImportRoutes(
-  app: FastifyInstance,
-  { db, config, suppliers }: { db: Db; config: FerryConfig; suppliers: SupplierCache },
-) {
+export const accountImportRoutes: FastifyPluginAsyncTypebox<{
+  db: Db;
+  config: FerryConfig;
+  suppliers: SupplierCache;
+}> = async (app, { db, config, suppliers }) => {
   const stage = processStager(db);
   app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload', examples: [exampleAccount] });
   // The V1 account endpoints share the payload schema registered above.
@@ -76,4 +77,4 @@ export async function accountImportRoutes(
       return reply.code(201).send({});
     },
   );
-}
+};

@@ -1,4 +1,5 @@
-import { ApiError, type ErrorItem, item, RawBodyError } from '../http/errors.ts';
+import { apiError, RawBodyError, validationFailed } from '../http/error-catalogue.ts';
+import { type ErrorItem, item } from '../http/errors.ts';
 import { localDate } from '../infra/clock.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { Supplier, SupplierCache } from '../suppliers/suppliers.queries.ts';
@@ -48,9 +49,7 @@ export async function validateAccount(
   if (checked.code !== null && !(await suppliers.get(checked.code))) supplierNotFound(checked);
   const { errors } = checked;
   if (errors.length > 0) {
-    throw new ApiError(400, 'account_failed_validation', 'The account data could not be validated.', {
-      body: { errors },
-    });
+    throw validationFailed('account_failed_validation', errors, 'The account data could not be validated.');
   }
 }
 
@@ -60,12 +59,9 @@ const NOT_ONGOING = { Paused: 'paused', Complete: 'complete' } as const;
 export function refuseUnlessOngoing(supplier: Supplier) {
   if (supplier.status === 'Ongoing') return;
   const state = NOT_ONGOING[supplier.status];
-  throw new ApiError(
-    400,
-    `import_supplier_${state}`,
-    `Migration for import supplier ${supplier.code} is ${state}.`,
-    { body: { domain: 'import_process' } },
-  );
+  throw apiError(`import_supplier_${state}`, `Migration for import supplier ${supplier.code} is ${state}.`, {
+    body: { domain: 'import_process' },
+  });
 }
 
 /** POST /v2/data-import/accounts/: validates again, then stages the account for a worker. */
@@ -92,8 +88,7 @@ export async function scheduleAccountCreation(
     );
   }
   if (errors.length > 0 || !parsed.ok || !supplier) {
-    throw new ApiError(
-      400,
+    throw apiError(
       'import_process_failed_validation',
       'The account data failed validation; call the validate endpoint for the full list of errors.',
       { body: { domain: 'import_process', errors } },
@@ -122,19 +117,17 @@ export async function scheduleAccountCreation(
     stage,
   );
   if (outcome.kind === 'in_progress') {
-    throw new ApiError(
-      400,
+    throw apiError(
       'account_import_process_in_progress',
       'This account is being created right now; poll its status.',
       { body: { domain: 'import_process' } },
     );
   }
   if (outcome.kind === 'already_imported') {
-    throw new RawBodyError(400, {
-      non_field_errors: {
-        detail: 'This account has already been imported.',
-        code: 'account_import_process_already_imported',
-      },
+    // The reference's AlreadyImportedAccount body: the code sits inside non_field_errors.
+    const code = 'account_import_process_already_imported';
+    throw new RawBodyError(code, {
+      non_field_errors: { detail: 'This account has already been imported.', code },
       account_id: outcome.accountNumber,
     });
   }

@@ -1,6 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { badRequest, notFound } from '../http/errors.ts';
+import { apiError, notFound } from '../http/error-catalogue.ts';
 import { AdminObject, ErrorRef } from '../http/schemas.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
@@ -13,7 +13,6 @@ import {
 } from './import-process.queries.ts';
 
 const Params = Type.Object({ supplier: Type.String(), external: Type.String() });
-type P = { supplier: string; external: string };
 
 const ProcessDetail = AdminObject(
   {
@@ -53,11 +52,11 @@ function check(result: { outcome: OperatorActionOutcome; status?: ImportProcessS
   if (result.outcome === 'not_found')
     throw notFound('No import process exists for that supplier and external account number.');
   if (result.outcome === 'wrong_state') {
-    throw badRequest('invalid_state_transition', `A process in state ${result.status} cannot be ${action}.`);
+    throw apiError('invalid_state_transition', `A process in state ${result.status} cannot be ${action}.`);
   }
 }
 
-export async function importProcessAdminRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export const importProcessAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   const tags = ['admin'];
   app.get(
     '/import-processes/:supplier/:external/',
@@ -70,7 +69,7 @@ export async function importProcessAdminRoutes(app: FastifyInstance, { db }: { d
       },
     },
     async (request) => {
-      const { supplier, external } = request.params as P;
+      const { supplier, external } = request.params;
       return detailView(db, supplier, external);
     },
   );
@@ -86,7 +85,7 @@ export async function importProcessAdminRoutes(app: FastifyInstance, { db }: { d
       },
     },
     async (request) => {
-      const { supplier, external } = request.params as P;
+      const { supplier, external } = request.params;
       check(await cancelImportProcess(db, supplier, external), 'cancelled');
       return detailView(db, supplier, external);
     },
@@ -103,9 +102,9 @@ export async function importProcessAdminRoutes(app: FastifyInstance, { db }: { d
       },
     },
     async (request) => {
-      const { supplier, external } = request.params as P;
+      const { supplier, external } = request.params;
       check(await retryImportProcess(db, supplier, external), 'retried');
       return detailView(db, supplier, external);
     },
   );
-}
+};

@@ -1,17 +1,17 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 /**
  * The real deployments' V1 account endpoints: validate-account, account-import-process
  * create-or-update (stage) and process (reference/endpoints.md; docs/decisions/0018).
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { FerryConfig } from '../config.ts';
-import { throttled } from '../http/errors.ts';
+import { throttled } from '../http/error-catalogue.ts';
 import { checkedInService } from '../http/json-body.ts';
 import { AnyOf, authErrorResponses } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import {
-  type ProcessRequest,
+  ProcessRequestSchema,
   processStagedAccount,
   stageAccount,
   validateAccountV1,
@@ -27,37 +27,17 @@ const StagedProcess = Type.Object({
   import_supplier_code: Type.String(),
 });
 
-const ProcessBody = Type.Object(
-  {
-    import_supplier_code: Type.String({ minLength: 1, maxLength: 64 }),
-    external_account_number: Type.String({ minLength: 1, maxLength: 128 }),
-    dry_run: Type.Optional(
-      Type.Boolean({
-        description: 'Run the complete creation and keep nothing; a would-succeed run answers 400.',
-      }),
-    ),
-    operations_team_name: Type.Optional(
-      Type.String({ maxLength: 128, description: 'Format-checked only: Ferry holds no operations teams.' }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    examples: [
-      { import_supplier_code: 'TENTACLE_ENERGY', external_account_number: 'EXTERNAL-1234', dry_run: false },
-    ],
-  },
-);
-
 const ProcessedAccount = Type.Object({
   external_account_number: Type.String(),
   service_account_number: Type.String(),
   account_number: Type.String({ description: 'Deprecated: the same as service_account_number.' }),
 });
 
-export async function stagedImportRoutes(
-  app: FastifyInstance,
-  { db, config, suppliers }: { db: Db; config: FerryConfig; suppliers: SupplierCache },
-) {
+export const stagedImportRoutes: FastifyPluginAsyncTypebox<{
+  db: Db;
+  config: FerryConfig;
+  suppliers: SupplierCache;
+}> = async (app, { db, config, suppliers }) => {
   app.post(
     '/v1/data-import/validate-account/',
     {
@@ -108,12 +88,12 @@ export async function stagedImportRoutes(
         description:
           `Re-validates the staged data and creates the account. At most ${config.processInFlightPerSupplier} accounts of one ` +
           'supplier are created this way at once: beyond that, 429 with Retry-After.',
-        body: ProcessBody,
+        body: ProcessRequestSchema,
         response: { 201: ProcessedAccount, 400: AlreadyImportedOrError, ...authErrorResponses },
       },
     },
     async (request, reply) => {
-      const body = request.body as ProcessRequest;
+      const { body } = request;
       if (!inFlight.take(body.import_supplier_code)) throw throttled(1);
       try {
         return reply.code(201).send(await processStagedAccount(db, suppliers, body, config.serviceTimezone));
@@ -122,7 +102,7 @@ export async function stagedImportRoutes(
       }
     },
   );
-}
+};
 
 /** How many requests per key are running, refusing a new one at the limit (this process only). */
 export class InFlightCounter {

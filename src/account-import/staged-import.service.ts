@@ -3,9 +3,16 @@
  * answer its validated data, stage account data without creating it, and turn staged data into
  * an account within the request (or, with `dry_run`, show that it would be).
  */
+import { type Static, Type } from '@sinclair/typebox';
 import { asCreationError } from '../accounts/account-creation-error.ts';
 import { createAccount } from '../accounts/create-account.ts';
-import { ApiError, item, RawBodyError, validationFailed } from '../http/errors.ts';
+import {
+  apiError,
+  type CreationFailureCode,
+  type ValidationFailureCode,
+  validationFailed,
+} from '../http/error-catalogue.ts';
+import { item } from '../http/errors.ts';
 import { localDate } from '../infra/clock.ts';
 import { type Db, withTransientRetry } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
@@ -24,28 +31,37 @@ import {
 
 const DOMAIN = 'import_process';
 
+/** The detail these endpoints have always given with their request's validation errors. */
+const REQUEST_INVALID = 'The request body is not valid.';
+
 /** The reference's AccountAlreadyImportedResponse, brand word replaced. */
 const alreadyImported = (external: string, accountNumber: string) =>
-  new RawBodyError(400, {
-    detail: 'This account has already been imported.',
-    code: 'account_import_process_already_imported',
-    external_account_number: external,
-    service_account_number: accountNumber,
-    non_field_errors: ['This account has already been imported.'],
+  apiError('account_import_process_already_imported', 'This account has already been imported.', {
+    body: {
+      external_account_number: external,
+      service_account_number: accountNumber,
+      non_field_errors: ['This account has already been imported.'],
+    },
   });
 
 const inProgress = () =>
-  new ApiError(
-    400,
+  apiError(
     'account_import_process_in_progress',
     'This account is being created right now; poll its status.',
     { body: { domain: DOMAIN } },
   );
 
-/** V1 bodies are the account itself: a `payload` key is a field the account does not have. */
-function bareAccount(body: unknown) {
+/**
+ * V1 bodies are the account itself: a `payload` key is a field the account does not have, refused
+ * with the endpoint's validation code.
+ */
+function bareAccount(body: unknown, code: ValidationFailureCode) {
   if (body && typeof body === 'object' && Object.hasOwn(body, 'payload')) {
-    throw validationFailed([item('payload', 'unknown_field', 'Send the account itself, not {payload}.')]);
+    throw validationFailed(
+      code,
+      [item('payload', 'unknown_field', 'Send the account itself, not {payload}.')],
+      REQUEST_INVALID,
+    );
   }
   return body;
 }
@@ -57,12 +73,14 @@ export async function validateAccountV1(
   body: unknown,
   timeZone: string,
 ): Promise<AccountPayload> {
-  const checked = check(bareAccount(body), timeZone);
+  const checked = check(bareAccount(body, 'account_failed_validation'), timeZone);
   if (checked.code !== null && !(await suppliers.get(checked.code))) supplierNotFound(checked);
   if (checked.errors.length > 0 || !checked.parsed.ok) {
-    throw new ApiError(400, 'account_failed_validation', 'The account data could not be validated.', {
-      body: { errors: checked.errors },
-    });
+    throw validationFailed(
+      'account_failed_validation',
+      checked.errors,
+      'The account data could not be validated.',
+    );
   }
   const account = checked.parsed.payload;
   if (account.external_account_number) {
@@ -89,7 +107,7 @@ export async function stageAccount(
   body: unknown,
   timeZone: string,
 ): Promise<StagedAccount> {
-  const checked = check(bareAccount(body), timeZone);
+  const checked = check(bareAccount(body, 'import_process_failed_validation'), timeZone);
   const supplier = checked.code === null ? null : await suppliers.get(checked.code);
   if (checked.code !== null && !supplier) supplierNotFound(checked);
   const { errors, parsed } = checked;
@@ -99,7 +117,7 @@ export async function stageAccount(
     );
   }
   if (errors.length > 0 || !parsed.ok || !supplier) {
-    throw new ApiError(400, 'import_process_failed_validation', 'The account data failed validation.', {
+    throw apiError('import_process_failed_validation', 'The account data failed validation.', {
       body: { domain: DOMAIN, errors },
     });
   }
@@ -126,12 +144,29 @@ export async function stageAccount(
   return { created, external_account_number: external, import_supplier_code: supplier.code };
 }
 
-export interface ProcessRequest {
-  import_supplier_code: string;
-  external_account_number: string;
-  dry_run?: boolean;
-  operations_team_name?: string;
-}
+/** The process endpoint's body. */
+export const ProcessRequestSchema = Type.Object(
+  {
+    import_supplier_code: Type.String({ minLength: 1, maxLength: 64 }),
+    external_account_number: Type.String({ minLength: 1, maxLength: 128 }),
+    dry_run: Type.Optional(
+      Type.Boolean({
+        description: 'Run the complete creation and keep nothing; a would-succeed run answers 400.',
+      }),
+    ),
+    operations_team_name: Type.Optional(
+      Type.String({ maxLength: 128, description: 'Format-checked only: Ferry holds no operations teams.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      { import_supplier_code: 'TENTACLE_ENERGY', external_account_number: 'EXTERNAL-1234', dry_run: false },
+    ],
+  },
+);
+
+export type ProcessRequest = Static<typeof ProcessRequestSchema>;
 
 export interface ProcessedAccount {
   external_account_number: string;
@@ -143,7 +178,7 @@ export interface ProcessedAccount {
 type Outcome =
   | { kind: 'processed'; accountNumber: string }
   | { kind: 'dry_run' }
-  | { kind: 'failed'; code: string; detail: string };
+  | { kind: 'failed'; code: CreationFailureCode; detail: string };
 
 /**
  * POST /v1/data-import/account-import-process/process/: re-validates the staged data and creates
@@ -157,19 +192,31 @@ export async function processStagedAccount(
 ): Promise<ProcessedAccount> {
   const { import_supplier_code: code, external_account_number: external } = request;
   if (request.operations_team_name !== undefined && !isRegistryCode(request.operations_team_name)) {
-    throw validationFailed([
-      item(
-        'operations_team_name',
-        'operations_team_name_does_not_exist',
-        'No operations team has this name.',
-      ),
-    ]);
+    throw validationFailed(
+      'validation_error',
+      [
+        item(
+          'operations_team_name',
+          'operations_team_name_does_not_exist',
+          'No operations team has this name.',
+        ),
+      ],
+      REQUEST_INVALID,
+    );
   }
   const supplier = await suppliers.get(code);
   if (!supplier) {
-    throw validationFailed([
-      item('import_supplier_code', 'import_supplier_not_found', `No import supplier has the code "${code}".`),
-    ]);
+    throw validationFailed(
+      'validation_error',
+      [
+        item(
+          'import_supplier_code',
+          'import_supplier_not_found',
+          `No import supplier has the code "${code}".`,
+        ),
+      ],
+      REQUEST_INVALID,
+    );
   }
   refuseUnlessOngoing(supplier);
   const today = localDate(new Date(), timeZone);
@@ -177,28 +224,29 @@ export async function processStagedAccount(
     db.transaction(async (tx): Promise<Outcome> => {
       const process = await lockImportProcess(tx, code, external);
       if (!process) {
-        throw validationFailed([
-          item(
-            'external_account_number',
-            'import_process_does_not_exist',
-            'No account data is staged under this number.',
-          ),
-        ]);
+        throw validationFailed(
+          'validation_error',
+          [
+            item(
+              'external_account_number',
+              'import_process_does_not_exist',
+              'No account data is staged under this number.',
+            ),
+          ],
+          REQUEST_INVALID,
+        );
       }
       if (process.account_number !== null) throw alreadyImported(external, process.account_number);
       if (process.status === 'IN_PROGRESS') throw inProgress();
       if (!allows(process.status, 'create_in_request')) {
-        throw new ApiError(
-          400,
-          'import_process_cancelled',
-          'This process was cancelled: stage the data again.',
-          {
-            body: { domain: DOMAIN },
-          },
-        );
+        throw apiError('import_process_cancelled', 'This process was cancelled: stage the data again.', {
+          body: { domain: DOMAIN },
+        });
       }
       const revalidated = validateAccountPayload(process.payload, { today });
-      if (!revalidated.ok) throw validationFailed(revalidated.errors, 'import_process_failed_validation');
+      if (!revalidated.ok) {
+        throw validationFailed('import_process_failed_validation', revalidated.errors, REQUEST_INVALID);
+      }
       const welcome =
         (await tx.query<{ send: boolean }>(supplierSendsWelcomeEmails, [code])).rows[0]?.send ?? false;
       await tx.exec('SAVEPOINT account_creation');
@@ -232,10 +280,10 @@ export async function processStagedAccount(
   );
   if (outcome.kind === 'dry_run') {
     // The reference answers a dry run that would succeed with a 400 (nothing was created).
-    throw new ApiError(400, 'dry_run_succeeded', 'Dry run: the account would be created; nothing was kept.');
+    throw apiError('dry_run_succeeded', 'Dry run: the account would be created; nothing was kept.');
   }
   if (outcome.kind === 'failed') {
-    throw new ApiError(400, outcome.code, outcome.detail, { body: { domain: DOMAIN } });
+    throw apiError(outcome.code, outcome.detail, { body: { domain: DOMAIN } });
   }
   return {
     external_account_number: external,

@@ -1,6 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../http/error-catalogue.ts';
 import { authErrorResponses, ErrorRef, SupplierCodeParam } from '../http/schemas.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
@@ -80,7 +80,7 @@ const LISTS: { kind: ProcessListKind; path: string; summary: string }[] = [
   { kind: 'imported', path: 'imported-account-import-processes', summary: 'Accounts that have been created' },
 ];
 
-export async function statusRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export const statusRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   const findStatus = importProcessStatusReader(db);
   app.get(
     '/v2/data-import/accounts/:import_supplier_code/:external_identifier/',
@@ -93,10 +93,7 @@ export async function statusRoutes(app: FastifyInstance, { db }: { db: Db }) {
       },
     },
     async (request) => {
-      const { import_supplier_code, external_identifier } = request.params as {
-        import_supplier_code: string;
-        external_identifier: string;
-      };
+      const { import_supplier_code, external_identifier } = request.params;
       const row = await findStatus(import_supplier_code, external_identifier);
       if (!row) throw notFound('No import process exists for that supplier and external identifier.');
       return {
@@ -121,10 +118,7 @@ export async function statusRoutes(app: FastifyInstance, { db }: { db: Db }) {
       },
     },
     async (request) => {
-      const { import_supplier_code, external_account_number } = request.params as {
-        import_supplier_code: string;
-        external_account_number: string;
-      };
+      const { import_supplier_code, external_account_number } = request.params;
       const row = await findStatus(import_supplier_code, external_account_number);
       if (!row) throw notFound('No account import exists for that supplier and external account number.');
       return { status: toTransferStatusV1(row.status), service_account_number: row.account_number ?? '' };
@@ -144,7 +138,7 @@ export async function statusRoutes(app: FastifyInstance, { db }: { db: Db }) {
         },
       },
       async (request, reply) => {
-        const { import_supplier_code } = request.params as { import_supplier_code: string };
+        const { import_supplier_code } = request.params;
         if (!(await findSupplier(db, import_supplier_code)))
           throw notFound('No import supplier has that code.');
         // Streamed as it is read: a supplier's list may hold millions of records.
@@ -154,4 +148,4 @@ export async function statusRoutes(app: FastifyInstance, { db }: { db: Db }) {
       },
     );
   }
-}
+};

@@ -1,9 +1,10 @@
+import type { CreationFailureCode } from '../http/error-catalogue.ts';
 import { isUniqueViolation } from '../infra/db/db.ts';
 
 /** A failure that belongs to the account, not to the machine: the process ends ERRORED with it. */
 export class AccountCreationError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: CreationFailureCode,
     detail: string,
   ) {
     super(detail);

@@ -1,6 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../http/error-catalogue.ts';
 import { AdminObject, ErrorRef, NoContent } from '../http/schemas.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
@@ -37,10 +37,10 @@ const ApiKeyView = AdminObject(
   'An API key (its secret only in the answer that issues it).',
 );
 
-export async function apiKeyAdminRoutes(
-  app: FastifyInstance,
-  { db, keyScopes }: { db: Db; keyScopes: KeyScopes },
-) {
+export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db; keyScopes: KeyScopes }> = async (
+  app,
+  { db, keyScopes },
+) => {
   const tags = ['admin'];
   app.post(
     '/api-keys/',
@@ -53,7 +53,7 @@ export async function apiKeyAdminRoutes(
       },
     },
     async (request, reply) => {
-      const body = request.body as { name: string; import_suppliers: string[] };
+      const { body } = request;
       const k = await createApiKey(db, {
         name: body.name,
         importSuppliers: [...new Set(body.import_suppliers)],
@@ -85,9 +85,8 @@ export async function apiKeyAdminRoutes(
       },
     },
     async (request, reply) => {
-      if (!(await keyScopes.revoke((request.params as { id: string }).id)))
-        throw notFound('No API key has that id.');
+      if (!(await keyScopes.revoke(request.params.id))) throw notFound('No API key has that id.');
       return reply.code(204).send();
     },
   );
-}
+};

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, notAuthenticated, throttled } from '../http/errors.ts';
+import { authenticationFailed, notAuthenticated, throttled } from '../http/error-catalogue.ts';
 import type { CredentialThrottle } from './credential-throttle.ts';
 import { secretsEqual } from './operator-key.ts';
 
@@ -20,7 +20,7 @@ export function registerOperatorAuth(
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m || !secretsEqual(m[1], operatorKey)) {
       throttle.recordFailure(request.ip);
-      throw new ApiError(401, 'authentication_failed', 'The operator key is not valid.');
+      throw authenticationFailed('The operator key is not valid.');
     }
   });
 }

@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticationFailed, notAuthenticated, permissionDenied, throttled } from '../http/errors.ts';
+import {
+  authenticationFailed,
+  notAuthenticated,
+  permissionDenied,
+  throttled,
+} from '../http/error-catalogue.ts';
+import { isJsonObject } from '../http/json-body.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { type ApiKeyScope, canAccessSupplier } from './api-keys.ts';
 import type { KeyScopes } from './key-scopes.ts';
@@ -14,16 +20,15 @@ declare module 'fastify' {
 /** Supplier codes a request names: the path parameter and the body's `import_supplier` (or `_code`). */
 function suppliersNamed(request: FastifyRequest): string[] {
   const named: string[] = [];
-  const params = request.params as Record<string, unknown> | undefined;
-  if (typeof params?.import_supplier_code === 'string') named.push(params.import_supplier_code);
-  const body = request.body as Record<string, unknown> | null | undefined;
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
+  const { params, body } = request;
+  if (isJsonObject(params) && typeof params.import_supplier_code === 'string') {
+    named.push(params.import_supplier_code);
+  }
+  if (isJsonObject(body)) {
     if (typeof body.import_supplier === 'string') named.push(body.import_supplier);
     if (typeof body.import_supplier_code === 'string') named.push(body.import_supplier_code);
-    const inner = body.payload as Record<string, unknown> | null | undefined;
-    if (inner && typeof inner === 'object' && typeof inner.import_supplier === 'string') {
-      named.push(inner.import_supplier);
-    }
+    const inner = body.payload;
+    if (isJsonObject(inner) && typeof inner.import_supplier === 'string') named.push(inner.import_supplier);
   }
   return named;
 }

@@ -1,8 +1,9 @@
-import { type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import { type TArray, type TProperties, type TSchema, type TString, Type } from '@sinclair/typebox';
 import { withDecimalTexts } from '../account-import/payload/normalise-account-payload.ts';
 import { structuralValidator } from '../account-import/payload/structure/structural-validator.ts';
 import type { FerryConfig } from '../config.ts';
-import { type ErrorItem, validationFailed } from '../http/errors.ts';
+import { validationFailed } from '../http/error-catalogue.ts';
+import type { ErrorItem } from '../http/errors.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { ObjectStore } from '../infra/storage/object-store.ts';
 import type { PaymentVendors } from '../infra/vendors/vendor-registry.ts';
@@ -22,37 +23,39 @@ export const DOCUMENT_CHECKS_IN_FLIGHT = 16;
 export const MAX_ITEMS_PER_REQUEST = 1_000;
 
 /**
- * The top-level code of a follow-up body's structural or field errors, on all four endpoints
- * (the same code Fastify's schema errors get in error-handler.ts).
+ * The validation body of a follow-up request: every error, in attr order, under the code
+ * Fastify's schema errors get too (error-handler.ts), on all four endpoints.
  */
-export const FOLLOW_UP_VALIDATION_CODE = 'validation_error';
-
-/** The validation body of a follow-up request: every error, in attr order. */
 export function followUpValidationFailed(errors: ErrorItem[]) {
   const sorted = [...errors].sort((a, b) => a.attr.localeCompare(b.attr, 'en', { numeric: true }));
-  return validationFailed(sorted, FOLLOW_UP_VALIDATION_CODE, 'The request is not valid.');
+  return validationFailed('validation_error', sorted);
 }
 
 /**
  * The body shape shared by the four follow-up imports: which account, any `extra` top-level
  * fields, then the items.
  */
-export function followUpBody<K extends string, S extends TSchema>(
-  itemsKey: K,
-  item: S,
-  description: string,
-  extra: TProperties = {},
-) {
+export function followUpBody<
+  K extends string,
+  S extends TSchema,
+  E extends TProperties = Record<never, never>,
+>(itemsKey: K, item: S, description: string, extra?: E) {
   return Type.Object(
     {
       import_supplier: Type.String({ minLength: 1, maxLength: 64, description: 'Import supplier code.' }),
       external_account_number: Type.String({ minLength: 1, maxLength: 128 }),
       ...extra,
       [itemsKey]: Type.Array(item, { minItems: 1, maxItems: MAX_ITEMS_PER_REQUEST, description }),
-    } as { import_supplier: TSchema; external_account_number: TSchema } & Record<K, TSchema>,
+    } as FollowUpProperties<K, S> & E,
     { additionalProperties: false },
   );
 }
+
+/** The properties of a follow-up body: a computed key needs its type spelled out. */
+type FollowUpProperties<K extends string, S extends TSchema> = {
+  import_supplier: TString;
+  external_account_number: TString;
+} & { [P in K]: TArray<S> };
 
 export interface CheckedBody<T> {
   /** The body, decimals sent as JSON numbers replaced by their exact text. */

@@ -2,7 +2,17 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDbUnavailableError } from '../infra/db/db.ts';
 import { ObjectStoreError } from '../infra/storage/object-store.ts';
 import { VendorRejection, VendorUnavailable } from '../infra/vendors/payment-vendor.ts';
-import { ApiError, RawBodyError, serviceUnavailable } from './errors.ts';
+import {
+  ApiError,
+  apiError,
+  notFound,
+  RawBodyError,
+  requestTimeout,
+  serverError,
+  serviceUnavailable,
+  unsupportedMediaType,
+  validationFailed,
+} from './error-catalogue.ts';
 import { ajvErrorsToItems } from './validation-errors.ts';
 
 type AnyError = FastifyError & { validationContext?: string };
@@ -19,18 +29,18 @@ function fromFastifyError(err: AnyError, request: FastifyRequest): ApiError | nu
     const input =
       context === 'body' ? request.body : context === 'querystring' ? request.query : request.params;
     const errors = ajvErrorsToItems(err.validation as never, input);
-    return new ApiError(400, 'validation_error', 'The request is not valid.', { body: { errors } });
+    return validationFailed('validation_error', errors);
   }
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+      return unsupportedMediaType();
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'payload_too_large', 'The request body is larger than the 5 MiB limit.');
+      return apiError('payload_too_large', 'The request body is larger than the 5 MiB limit.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError(400, 'parse_error', 'The request body is not valid JSON.');
+      return apiError('parse_error', 'The request body is not valid JSON.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ApiError(400, 'parse_error', 'The Content-Length header does not match the body.');
+      return apiError('parse_error', 'The Content-Length header does not match the body.');
     case 'FST_ERR_HANDLER_TIMEOUT':
       // REQUEST_TIMEOUT_MS passed without an answer: the database (or a dependency) is stalled.
       request.log.warn({ err }, 'request timed out');
@@ -38,9 +48,9 @@ function fromFastifyError(err: AnyError, request: FastifyRequest): ApiError | nu
   }
   // JSON.parse failures and prototype-poisoning rejections arrive as 400 SyntaxErrors.
   if (err.statusCode === 400 && (err instanceof SyntaxError || err.name === 'SyntaxError')) {
-    return new ApiError(400, 'parse_error', `The request body is not valid JSON: ${err.message}`);
+    return apiError('parse_error', `The request body is not valid JSON: ${err.message}`);
   }
-  if (err.statusCode === 408) return new ApiError(408, 'request_timeout', 'The request took too long.');
+  if (err.statusCode === 408) return requestTimeout();
   return null;
 }
 
@@ -51,15 +61,14 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (error instanceof RawBodyError) return reply.code(error.statusCode).send(error.payload);
     if (error instanceof VendorRejection) {
       // Permanent: the request must change before it can succeed (interface 4.4).
-      return send(reply, new ApiError(400, error.code, error.message, { body: { vendor: error.vendor } }));
+      return send(reply, apiError(error.code, error.message, { body: { vendor: error.vendor } }));
     }
     if (error instanceof VendorUnavailable) {
       // Intermittent: safe to retry unchanged (interface 4.4).
       request.log.warn({ err: error }, 'payment vendor unavailable');
       return send(
         reply,
-        new ApiError(
-          500,
+        apiError(
           'vendor_unavailable',
           'The payment vendor could not be reached; retry the request unchanged.',
           { body: { vendor: error.vendor } },
@@ -70,8 +79,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       request.log.warn({ err: error }, 'document store unavailable');
       return send(
         reply,
-        new ApiError(
-          503,
+        apiError(
           'document_store_unavailable',
           'The document store is temporarily unavailable; retry shortly.',
           { headers: { 'retry-after': '5' } },
@@ -85,11 +93,11 @@ export function registerErrorHandling(app: FastifyInstance) {
       return send(reply, serviceUnavailable());
     }
     request.log.error({ err: error }, 'unexpected error');
-    return reply.code(500).send({ detail: 'A server error occurred.', code: 'server_error' });
+    return send(reply, serverError());
   });
 
   // The URL is not echoed: it may be long, and it is the client's own input.
   app.setNotFoundHandler((_request, reply) =>
-    reply.code(404).send({ detail: 'No route matches this method and path.', code: 'not_found' }),
+    send(reply, notFound('No route matches this method and path.')),
   );
 }

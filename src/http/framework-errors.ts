@@ -7,7 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { ApiError } from './errors.ts';
+import { type ApiError, apiError, requestTimeout, serverError } from './error-catalogue.ts';
 
 /** Path parameters up to this many characters (an `external_account_number` may be 128). */
 export const MAX_PATH_PARAM_LENGTH = 255;
@@ -16,16 +16,12 @@ export const MAX_PATH_PARAM_LENGTH = 255;
 function routerError(error: FastifyError): ApiError {
   switch (error.code) {
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new ApiError(
-        414,
-        'uri_too_long',
-        `A path parameter is longer than ${MAX_PATH_PARAM_LENGTH} characters.`,
-      );
+      return apiError('uri_too_long', `A path parameter is longer than ${MAX_PATH_PARAM_LENGTH} characters.`);
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_INVALID_URL':
-      return new ApiError(400, 'invalid_url', 'The URL is not valid (malformed percent-encoding?).');
+      return apiError('invalid_url', 'The URL is not valid (malformed percent-encoding?).');
     default:
-      return new ApiError(500, 'server_error', 'A server error occurred.');
+      return serverError();
   }
 }
 
@@ -35,20 +31,16 @@ function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: Fa
   reply.code(answer.statusCode).send(answer.toBody());
 }
 
-/** What Node's parser reports, as ours: status and code. */
-function clientError(err: NodeJS.ErrnoException): { status: number; code: string; detail: string } {
+/** What Node's parser reports, as ours. */
+function clientError(err: NodeJS.ErrnoException): ApiError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return {
-        status: 431,
-        code: 'request_header_fields_too_large',
-        detail: 'The request line and headers are too large.',
-      };
+      return apiError('request_header_fields_too_large', 'The request line and headers are too large.');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'ERR_HTTP_HEADERS_TIMEOUT':
-      return { status: 408, code: 'request_timeout', detail: 'The request took too long.' };
+      return requestTimeout();
     default:
-      return { status: 400, code: 'bad_request', detail: 'The request is not valid HTTP.' };
+      return apiError('bad_request', 'The request is not valid HTTP.');
   }
 }
 
@@ -59,8 +51,9 @@ function clientError(err: NodeJS.ErrnoException): { status: number; code: string
 function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
   // A connection reset leaves nobody to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const { status, code, detail } = clientError(err);
-  const body = JSON.stringify({ detail, code });
+  const answer = clientError(err);
+  const status = answer.statusCode;
+  const body = JSON.stringify(answer.toBody());
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

@@ -1,16 +1,18 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Db, sql } from '../infra/db/db.ts';
+import { apiError } from './error-catalogue.ts';
 
 const ping = sql('ping', 'SELECT 1');
 
-export async function healthRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await db.query(ping);
       return { status: 'ok', database: 'reachable' };
     } catch {
-      return reply.code(503).send({ detail: 'The database is not reachable.', code: 'service_unavailable' });
+      const down = apiError('service_unavailable', 'The database is not reachable.');
+      return reply.code(down.statusCode).send(down.toBody());
     }
   });
-}
+};

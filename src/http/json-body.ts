@@ -8,6 +8,7 @@
  * take; every other route refuses them here. Query strings get the NUL rule, and their boolean
  * flags are read as booleans.
  */
+import { type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import {
   IMPRECISE_NUMBER_DETAIL,
@@ -15,7 +16,8 @@ import {
   parseKeepingNumbers,
 } from '../vocabulary/exact-numbers.ts';
 import { MAX_NESTING_DEPTH } from '../vocabulary/field-types.ts';
-import { ApiError, type ErrorItem, item, validationFailed } from './errors.ts';
+import { unsupportedMediaType, validationFailed } from './error-catalogue.ts';
+import { type ErrorItem, item } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -35,6 +37,19 @@ export function checkedInService(config: FastifyContextConfig = {}) {
   return { validatorCompiler: () => () => true, config: { ...config, exactNumbers: true } };
 }
 
+/**
+ * A request part's schema on a `checkedInService` route: the same JSON Schema for the docs, but
+ * the handler receives the part as `unknown`, since nothing has validated it yet.
+ */
+export const documentedOnly = (schema: TSchema): TUnsafe<unknown> => Type.Unsafe<unknown>(schema);
+
+/**
+ * What no value of any route may hold, refused before routing to a validator: a validation
+ * failure like any other (Fastify's own schema errors are answered with the same code).
+ */
+const refused = (problems: ErrorItem[]) =>
+  validationFailed('validation_error', problems, 'The request body is not valid.');
+
 const NUL_DETAIL = 'Null characters are not allowed.';
 const DEPTH_DETAIL = `Values may nest at most ${MAX_NESTING_DEPTH} levels deep.`;
 const UNICODE_DETAIL =
@@ -42,6 +57,11 @@ const UNICODE_DETAIL =
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Text that may hide what the walk looks for: a NUL or surrogate escape. */
 const SUSPECT_TEXT = /\\u0000|\\u[dD][89a-fA-F]/;
+
+/** A JSON object (not null, not an array): what a body, query string or params object is read as. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** The deepest nesting of objects and arrays in JSON text (strings skipped). */
 export function nestingDepth(text: string): number {
@@ -123,7 +143,7 @@ export function registerJsonBodies(app: FastifyInstance) {
       if (error) return done(error);
       const kept = parseKeepingNumbers(text, parsed);
       if ('rootNumber' in kept)
-        return done(validationFailed([item('', 'imprecise_number', IMPRECISE_NUMBER_DETAIL)]), undefined);
+        return done(refused([item('', 'imprecise_number', IMPRECISE_NUMBER_DETAIL)]), undefined);
       const body = kept.value;
       // Cheap tests of the raw text first: most bodies hold no NUL escape and are shallow.
       const suspect = SUSPECT_TEXT.test(text) || nestingDepth(text) > MAX_NESTING_DEPTH;
@@ -131,14 +151,14 @@ export function registerJsonBodies(app: FastifyInstance) {
       if (problems.length === 0 && request.routeOptions.config?.exactNumbers !== true)
         problems.push(...impreciseNumbers(body));
       if (problems.length === 0) return done(null, body);
-      done(validationFailed(relativeToPayload(problems, body, request)), undefined);
+      done(refused(relativeToPayload(problems, body, request)), undefined);
     });
   });
   app.addHook('preValidation', async (request) => {
-    const query = request.query as Record<string, unknown> | undefined;
-    if (!query || typeof query !== 'object') return;
+    const query = request.query;
+    if (!isJsonObject(query)) return;
     const problems = bodyProblems(query);
-    if (problems.length > 0) throw validationFailed(problems);
+    if (problems.length > 0) throw refused(problems);
     readBooleanFlags(request, query);
   });
 }
@@ -174,6 +194,3 @@ function refuseOtherBodies(app: FastifyInstance) {
     if (request.routeOptions.schema?.body !== undefined) throw unsupportedMediaType();
   });
 }
-
-const unsupportedMediaType = () =>
-  new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');

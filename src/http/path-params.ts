@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { notFound } from './errors.ts';
+import { notFound } from './error-catalogue.ts';
+import { isJsonObject } from './json-body.ts';
 
 /**
  * A path parameter containing NUL names nothing that can exist: PostgreSQL text cannot hold
@@ -9,7 +10,7 @@ import { notFound } from './errors.ts';
  */
 export function registerPathParamGuard(app: FastifyInstance) {
   app.addHook('preValidation', (request, _reply, done) => {
-    const params = request.params as Record<string, unknown> | undefined;
+    const params = isJsonObject(request.params) ? request.params : {};
     for (const key in params) {
       const value = params[key];
       if (typeof value === 'string' && value.includes('\u0000')) return done(notFound());

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import type { ErrorItem } from './errors.ts';
+import { type ErrorItem, item } from './errors.ts';
 
 /** JSON pointer (`/customers/0/landline`) → our dot path (`customers.0.landline`). */
 export function pointerToAttr(pointer: string): string {
@@ -25,17 +25,93 @@ function valueAt(root: unknown, attr: string): unknown {
   return cur;
 }
 
+/** Codes of the standard formats (ajv-formats, and the dates of vocabulary/field-types.ts). */
 const FORMAT_CODES: Record<string, string> = {
   date: 'invalid_date',
   'date-time': 'invalid_datetime',
+  'date-or-date-time': 'invalid_datetime',
+  time: 'invalid_time',
   email: 'invalid_email',
 };
 
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+};
+
+/** A value as a detail quotes it: strings as written, anything else as JSON; long ones cut. */
+export function quote(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return `"${text.length > 80 ? `${text.slice(0, 77)}...` : text}"`;
+}
+
+function typeItem(attr: string, value: unknown, type: string | string[]): ErrorItem {
+  if (value === null) return item(attr, 'null', 'This field may not be null.');
+  const expected = ([] as string[]).concat(type).filter((t) => t !== 'null');
+  if (expected.includes('array')) return item(attr, 'not_a_list', 'Expected a list of items.');
+  return item(attr, 'invalid', `Expected ${expected.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}.`);
+}
+
 /**
- * Maps Ajv errors to our error items: stable codes, `attr` from the root of `input`.
- * Errors from inside anyOf/oneOf branches are folded into one `invalid` at the union's path.
+ * The error item of one Ajv error: a stable code (PRODUCT §6, the reference's where it has one)
+ * and `attr` from the root of the validated value. `value` is the value at the error's path
+ * (Ajv's `data` when it runs with `verbose`). The one mapping of Ajv's own keywords, for
+ * Fastify's validator (below) and the account payload's (its structure/ajv-error-to-issue.ts,
+ * which adds its own keywords and formats).
  */
-export function ajvErrorsToItems(errors: ErrorObject[], input: unknown, prefix = ''): ErrorItem[] {
+export function ajvErrorToItem(error: ErrorObject, value: unknown): ErrorItem {
+  const attr = pointerToAttr(error.instancePath);
+  const { limit } = error.params as { limit?: number };
+  switch (error.keyword) {
+    case 'required': {
+      const field = (error.params as { missingProperty: string }).missingProperty;
+      return item(joinAttr(attr, field), 'required', 'This field is required.');
+    }
+    case 'additionalProperties': {
+      const field = (error.params as { additionalProperty: string }).additionalProperty;
+      return item(joinAttr(attr, field), 'unknown_field', 'This field is not part of the interface.');
+    }
+    case 'type':
+      return typeItem(attr, value, (error.params as { type: string | string[] }).type);
+    case 'enum':
+    case 'const':
+      return item(attr, 'invalid_choice', `${quote(value)} is not a valid choice.`);
+    case 'minLength':
+      return limit === 1
+        ? item(attr, 'blank', 'This field may not be blank.')
+        : item(attr, 'min_length', `Ensure this field has at least ${limit} characters.`);
+    case 'maxLength':
+      return item(attr, 'max_length', `Ensure this field has no more than ${limit} characters.`);
+    case 'minItems':
+      return item(attr, 'min_length', `Ensure this list has at least ${limit} items.`);
+    case 'maxItems': // docs/decisions/0006
+      return item(attr, 'too_many_items', `Ensure this list has no more than ${limit} items.`);
+    case 'minimum':
+      return item(attr, 'min_value', `Ensure this value is greater than or equal to ${limit}.`);
+    case 'exclusiveMinimum':
+      return item(attr, 'min_value', `Ensure this value is greater than ${limit}.`);
+    case 'maximum':
+      return item(attr, 'max_value', `Ensure this value is less than or equal to ${limit}.`);
+    case 'exclusiveMaximum':
+      return item(attr, 'max_value', `Ensure this value is less than ${limit}.`);
+    case 'format': {
+      const format = (error.params as { format: string }).format;
+      return item(attr, FORMAT_CODES[format] ?? 'invalid', `Not a valid ${format}.`);
+    }
+    default:
+      return item(attr, 'invalid', error.message ?? 'This value is not valid.');
+  }
+}
+
+/**
+ * Fastify's validator: Ajv's errors as our items, one per field, `attr` from the root of `input`.
+ * Errors from inside anyOf/oneOf branches are folded into one at the union's path.
+ */
+export function ajvErrorsToItems(errors: ErrorObject[], input: unknown): ErrorItem[] {
   const out: ErrorItem[] = [];
   const seen = new Set<string>();
   const unions = errors
@@ -47,77 +123,18 @@ export function ajvErrorsToItems(errors: ErrorObject[], input: unknown, prefix =
       errors.every((e) => e.instancePath !== u || ['anyOf', 'oneOf', 'const'].includes(e.keyword)),
     ),
   );
-  const push = (attr: string, code: string, detail: string) => {
-    const full = prefix === '' ? attr : joinAttr(prefix, attr);
-    // One structural error per field: the first (a type error before an enum miss) says most.
-    if (seen.has(full)) return;
-    seen.add(full);
-    out.push({ attr: full, code, detail });
-  };
   for (const e of errors) {
-    const attr = pointerToAttr(e.instancePath);
-    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && unions.some((u) => e.instancePath.startsWith(u))) {
-      continue;
-    }
-    const value = valueAt(input, attr);
-    if ((e.keyword === 'anyOf' || e.keyword === 'oneOf') && choiceUnions.has(e.instancePath)) {
-      push(attr, 'invalid_choice', `${JSON.stringify(value)} is not a valid choice.`);
-      continue;
-    }
-    switch (e.keyword) {
-      case 'required': {
-        const field = (e.params as { missingProperty: string }).missingProperty;
-        push(joinAttr(attr, field), 'required', 'This field is required.');
-        break;
-      }
-      case 'additionalProperties': {
-        const field = (e.params as { additionalProperty: string }).additionalProperty;
-        push(joinAttr(attr, field), 'unknown_field', 'This field is not part of the interface.');
-        break;
-      }
-      case 'type':
-        if (value === null) push(attr, 'null', 'This field may not be null.');
-        else push(attr, 'invalid', `Expected ${(e.params as { type: string }).type}.`);
-        break;
-      case 'enum':
-      case 'const':
-        push(attr, 'invalid_choice', `${JSON.stringify(value)} is not a valid choice.`);
-        break;
-      case 'minLength':
-        if (value === '') push(attr, 'blank', 'This field may not be blank.');
-        else push(attr, 'min_length', `Ensure this field has at least ${e.params.limit} characters.`);
-        break;
-      case 'maxLength':
-        push(attr, 'max_length', `Ensure this field has no more than ${e.params.limit} characters.`);
-        break;
-      case 'minimum':
-      case 'exclusiveMinimum':
-        push(attr, 'min_value', `Ensure this value is at least ${e.params.limit}.`);
-        break;
-      case 'maximum':
-      case 'exclusiveMaximum':
-        push(attr, 'max_value', `Ensure this value is at most ${e.params.limit}.`);
-        break;
-      case 'minItems':
-        push(
-          attr,
-          Array.isArray(value) && value.length === 0 ? 'empty' : 'min_length',
-          `Ensure this list has at least ${e.params.limit} items.`,
-        );
-        break;
-      case 'maxItems':
-        push(attr, 'too_many_items', `Ensure this list has no more than ${e.params.limit} items.`);
-        break;
-      case 'format':
-        push(
-          attr,
-          FORMAT_CODES[(e.params as { format: string }).format] ?? 'invalid',
-          `Not a valid ${e.params.format}.`,
-        );
-        break;
-      default:
-        push(attr, 'invalid', e.message ?? 'Invalid value.');
-    }
+    const isUnion = e.keyword === 'anyOf' || e.keyword === 'oneOf';
+    if (!isUnion && unions.some((u) => e.instancePath.startsWith(u))) continue;
+    const value = valueAt(input, pointerToAttr(e.instancePath));
+    const mapped = ajvErrorToItem(
+      isUnion && choiceUnions.has(e.instancePath) ? { ...e, keyword: 'enum' } : e,
+      value,
+    );
+    // One structural error per field: the first (a type error before an enum miss) says most.
+    if (seen.has(mapped.attr)) continue;
+    seen.add(mapped.attr);
+    out.push(mapped);
   }
   return out;
 }

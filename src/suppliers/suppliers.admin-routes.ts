@@ -1,6 +1,7 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { badRequest, item, notFound, validationFailed } from '../http/errors.ts';
+import { apiError, notFound, type ValidationFailureCode, validationFailed } from '../http/error-catalogue.ts';
+import { item } from '../http/errors.ts';
 import { AdminObject, ErrorRef, StringEnum } from '../http/schemas.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
@@ -12,7 +13,6 @@ import {
   type Supplier,
   type SupplierCache,
   SupplierExistsError,
-  type SupplierStatus,
   type SupplierWithCounts,
   updateSupplierSettings,
 } from './suppliers.queries.ts';
@@ -68,8 +68,8 @@ const SupplierView = AdminObject(
   'An import supplier.',
 );
 
-const rootError = (code: string, detail: string, top = 'validation_error') =>
-  validationFailed([item('document_root', code, detail)], top, 'The request is not valid.');
+const rootError = (code: string, detail: string, top: ValidationFailureCode = 'validation_error') =>
+  validationFailed(top, [item('document_root', code, detail)]);
 
 /** Normalises a document root: no leading/trailing slashes, no `.` or `..` segments, not empty. */
 function documentRoot(raw: string | undefined): string | undefined {
@@ -103,10 +103,10 @@ export const supplierView = (s: Supplier | SupplierWithCounts) => ({
   modified_at: wireDatetime(s.modified_at),
 });
 
-export async function supplierAdminRoutes(
-  app: FastifyInstance,
-  { db, suppliers }: { db: Db; suppliers: SupplierCache },
-) {
+export const supplierAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db; suppliers: SupplierCache }> = async (
+  app,
+  { db, suppliers },
+) => {
   const tags = ['admin'];
   app.post(
     '/import-suppliers/',
@@ -119,19 +119,14 @@ export async function supplierAdminRoutes(
       },
     },
     async (request, reply) => {
-      const body = request.body as {
-        code: string;
-        status?: SupplierStatus;
-        document_root?: string;
-        config?: Record<string, boolean>;
-      };
+      const { body } = request;
       try {
         const root = documentRoot(body.document_root);
         const s = await refusingOverlaps(() => createSupplier(db, { ...body, document_root: root }));
         return reply.code(201).send(supplierView(s));
       } catch (err) {
         if (err instanceof SupplierExistsError)
-          throw badRequest('already_exists', `An import supplier with code "${body.code}" already exists.`);
+          throw apiError('already_exists', `An import supplier with code "${body.code}" already exists.`);
         throw err;
       }
     },
@@ -160,7 +155,7 @@ export async function supplierAdminRoutes(
       },
     },
     async (request) => {
-      const [s] = await listSuppliersWithCounts(db, (request.params as { code: string }).code);
+      const [s] = await listSuppliersWithCounts(db, request.params.code);
       if (!s) throw notFound('No import supplier has that code.');
       return supplierView(s);
     },
@@ -178,12 +173,8 @@ export async function supplierAdminRoutes(
       },
     },
     async (request) => {
-      const body = request.body as {
-        status?: SupplierStatus;
-        document_root?: string;
-        config?: Record<string, boolean>;
-      };
-      const { code } = request.params as { code: string };
+      const { body } = request;
+      const { code } = request.params;
       const root = documentRoot(body.document_root);
       const s = await refusingOverlaps(() =>
         updateSupplierSettings(db, code, { ...body, document_root: root }),
@@ -193,4 +184,4 @@ export async function supplierAdminRoutes(
       return supplierView(s);
     },
   );
-}
+};

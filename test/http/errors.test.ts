@@ -107,6 +107,26 @@ describe('error format', () => {
     assert.deepEqual(byAttr, { code: 'required', status: 'invalid', 'config.dry_run_only': 'null' });
     assert.equal(res.errors.length, 3);
   });
+
+  it('answers an empty list min_length and a non-list not_a_list, as the account payload does', async () => {
+    for (const [import_suppliers, code] of [
+      [[], 'min_length'],
+      ['ERR', 'not_a_list'],
+    ] as const) {
+      const res = await admin<{ code: string; errors: { attr: string; code: string }[] }>(
+        t.app,
+        'POST',
+        '/api-keys/',
+        { name: 'k', import_suppliers },
+        400,
+      );
+      assert.equal(res.code, 'validation_error');
+      assert.deepEqual(
+        res.errors.map((e) => `${e.attr}: ${e.code}`),
+        [`import_suppliers: ${code}`],
+      );
+    }
+  });
 });
 
 describe('error format: failures behind the routes', () => {

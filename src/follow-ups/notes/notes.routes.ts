@@ -1,8 +1,9 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { authErrorResponses, ErrorRef } from '../../http/schemas.ts';
 import type { FollowUpDeps } from '../follow-up.ts';
-import { NoteResultSchema, NotesBodySchema, type NotesRequest } from './notes.schema.ts';
+import { NoteResultSchema, NotesBodySchema } from './notes.schema.ts';
 import { createNotes } from './notes.service.ts';
 
 const EXAMPLE = {
@@ -18,7 +19,7 @@ const EXAMPLE = {
   ],
 };
 
-export async function notesRoutes(app: FastifyInstance, deps: FollowUpDeps) {
+export const notesRoutes: FastifyPluginAsyncTypebox<FollowUpDeps> = async (app, deps) => {
   app.post(
     '/v1/data-import/notes/create/',
     {
@@ -38,8 +39,8 @@ export async function notesRoutes(app: FastifyInstance, deps: FollowUpDeps) {
       },
     },
     async (request, reply) => {
-      const results = await createNotes(deps, request.body as NotesRequest);
+      const results = await createNotes(deps, request.body);
       return reply.code(201).send(results);
     },
   );
-}
+};

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { followUpBody } from '../follow-up.ts';
 
 const DateTime = (description: string) =>
@@ -54,18 +54,5 @@ export const NoteResultSchema = Type.Object({
   status: Type.String({ description: 'NOTE_CREATION_SUCCESS or NOTE_ALREADY_EXISTS.' }),
 });
 
-export interface NoteInput {
-  body?: string;
-  document_paths?: { document_path: string }[];
-  created_at?: string;
-  external_id?: string;
-  is_archived?: boolean;
-  is_pinned?: boolean;
-  unpin_at?: string;
-}
-
-export interface NotesRequest {
-  import_supplier: string;
-  external_account_number: string;
-  notes: NoteInput[];
-}
+export type NoteInput = Static<typeof NoteItemSchema>;
+export type NotesRequest = Static<typeof NotesBodySchema>;

@@ -1,6 +1,7 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkedInService } from '../../http/json-body.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { checkedInService, documentedOnly } from '../../http/json-body.ts';
 import { authErrorResponses } from '../../http/schemas.ts';
 import type { FollowUpDeps } from '../follow-up.ts';
 import { PAYMENT_INSTRUCTION_EXAMPLE, PaymentInstructionBody } from './payment-instruction.schema.ts';
@@ -39,7 +40,7 @@ async function withRequestIdentifiers(request: FastifyRequest, reply: FastifyRep
 
 const ErrorWithIdentifiers = Type.Ref('PaymentInstructionError');
 
-export async function paymentInstructionRoutes(app: FastifyInstance, deps: FollowUpDeps) {
+export const paymentInstructionRoutes: FastifyPluginAsyncTypebox<FollowUpDeps> = async (app, deps) => {
   app.post(
     '/v1/data-import/payment-instruction/create/',
     {
@@ -55,7 +56,7 @@ export async function paymentInstructionRoutes(app: FastifyInstance, deps: Follo
           'retry unchanged) or `account_has_active_instruction`. 500 `vendor_unavailable`: the vendor timed ' +
           'out, throttled or failed; retry unchanged. Every error body also carries error_detail, ' +
           'import_supplier, external_account_number and reference.',
-        body: { ...PaymentInstructionBody, examples: [PAYMENT_INSTRUCTION_EXAMPLE] },
+        body: documentedOnly({ ...PaymentInstructionBody, examples: [PAYMENT_INSTRUCTION_EXAMPLE] }),
         response: {
           201: Created,
           400: ErrorWithIdentifiers,
@@ -70,4 +71,4 @@ export async function paymentInstructionRoutes(app: FastifyInstance, deps: Follo
       return reply.code(201).send(created);
     },
   );
-}
+};

@@ -1,5 +1,5 @@
 import { findImportedAccount, lockImportedAccount } from '../../accounts/imported-account.ts';
-import { badRequest } from '../../http/errors.ts';
+import { apiError } from '../../http/error-catalogue.ts';
 import { withTransientRetry } from '../../infra/db/db.ts';
 import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
 import { PaymentInstructionBody, type PaymentInstructionRequest } from './payment-instruction.schema.ts';
@@ -51,7 +51,7 @@ export async function createPaymentInstruction(
       if (instruction.active) {
         const active = await findActiveInstructionOfType(tx, account.id, instruction.type);
         if (active) {
-          throw badRequest(
+          throw apiError(
             'account_has_active_instruction',
             `The account already has an active ${instruction.type} instruction (${active.vendor} ${active.reference}).`,
           );

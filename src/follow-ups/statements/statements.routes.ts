@@ -1,7 +1,8 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { authErrorResponses, ErrorRef } from '../../http/schemas.ts';
 import type { FollowUpDeps } from '../follow-up.ts';
-import { StatementsBodySchema, type StatementsRequest } from './statements.schema.ts';
+import { StatementsBodySchema } from './statements.schema.ts';
 import { createStatements } from './statements.service.ts';
 
 const EXAMPLE = {
@@ -20,7 +21,7 @@ const EXAMPLE = {
   ],
 };
 
-export async function statementsRoutes(app: FastifyInstance, deps: FollowUpDeps) {
+export const statementsRoutes: FastifyPluginAsyncTypebox<FollowUpDeps> = async (app, deps) => {
   app.post(
     '/v1/data-import/historical-statements/create/',
     {
@@ -36,8 +37,8 @@ export async function statementsRoutes(app: FastifyInstance, deps: FollowUpDeps)
       },
     },
     async (request, reply) => {
-      const result = await createStatements(deps, request.body as StatementsRequest);
+      const result = await createStatements(deps, request.body);
       return reply.code(201).send(result);
     },
   );
-}
+};

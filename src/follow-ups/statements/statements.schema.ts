@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { IntegerField } from '../../vocabulary/field-types.ts';
 import { followUpBody } from '../follow-up.ts';
 
@@ -42,18 +42,5 @@ export const StatementsBodySchema = followUpBody(
   'The historical statements, 1 to 1,000.',
 );
 
-export interface StatementInput {
-  bill_period_from_date: string;
-  bill_period_to_date: string;
-  statement_id: string;
-  issued_date?: string | null;
-  number?: string;
-  gross_amount?: number | null;
-  statement_path?: string;
-}
-
-export interface StatementsRequest {
-  import_supplier: string;
-  external_account_number: string;
-  statements: StatementInput[];
-}
+export type StatementInput = Static<typeof StatementItemSchema>;
+export type StatementsRequest = Static<typeof StatementsBodySchema>;

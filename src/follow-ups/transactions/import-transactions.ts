@@ -1,7 +1,8 @@
 import { CheckContext, cleanItems } from '../../account-import/payload/checks/check-context.ts';
 import { checkTransactionList } from '../../account-import/payload/checks/transaction-checks.ts';
 import { lockImportedAccount } from '../../accounts/imported-account.ts';
-import { type ErrorItem, RawBodyError } from '../../http/errors.ts';
+import { RawBodyError, type TransactionRefusalCode } from '../../http/error-catalogue.ts';
+import type { ErrorItem } from '../../http/errors.ts';
 import { localDate } from '../../infra/clock.ts';
 import { withTransientRetry } from '../../infra/db/db.ts';
 import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
@@ -45,8 +46,13 @@ function echo(t: AddedTransaction): Record<string, unknown> {
 
 /** The interface's 4.2 failure body, naming the first failing transaction; nothing was added. */
 class TransactionImportError extends RawBodyError {
-  constructor(code: string, detail: string, t: Transaction) {
-    super(400, { status: 'TRANSACTION_IMPORT_ERROR', code, error_detail: detail, transaction_data: echo(t) });
+  constructor(code: TransactionRefusalCode, detail: string, t: Transaction) {
+    super(code, {
+      status: 'TRANSACTION_IMPORT_ERROR',
+      code,
+      error_detail: detail,
+      transaction_data: echo(t),
+    });
   }
 }
 

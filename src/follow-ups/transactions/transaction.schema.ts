@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import {
   type Transaction,
   TransactionSchema,
@@ -25,9 +25,4 @@ export const TransactionsBodySchema = followUpBody(
   },
 );
 
-export interface TransactionsRequest {
-  import_supplier: string;
-  external_account_number: string;
-  dry_run?: boolean;
-  transactions: Transaction[];
-}
+export type TransactionsRequest = Static<typeof TransactionsBodySchema>;

@@ -1,6 +1,7 @@
-import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { checkedInService } from '../../http/json-body.ts';
+import { checkedInService, documentedOnly } from '../../http/json-body.ts';
 import { authErrorResponses, ErrorRef, OneOf, StringEnum } from '../../http/schemas.ts';
 import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
 import { importTransactions } from './import-transactions.ts';
@@ -53,18 +54,14 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 
-type QueryFlags = {
-  check_previously_added?: boolean;
-  force_add_to_current_statement?: boolean;
-};
-const checkQuery = followUpBodyChecker<QueryFlags>(Query);
+const checkQuery = followUpBodyChecker<Static<typeof Query>>(Query);
 
 const Result = Type.Object({
   status: StringEnum(['TRANSACTION_ADDED_TO_ACCOUNT', 'TRANSACTION_ALREADY_EXISTS'] as const),
   transaction_data: Type.Object({}, { additionalProperties: true }),
 });
 
-export async function transactionsRoutes(app: FastifyInstance, deps: FollowUpDeps) {
+export const transactionsRoutes: FastifyPluginAsyncTypebox<FollowUpDeps> = async (app, deps) => {
   app.post(
     '/v1/data-import/transactions/create/',
     {
@@ -73,8 +70,8 @@ export async function transactionsRoutes(app: FastifyInstance, deps: FollowUpDep
       schema: {
         tags: ['post account import'],
         summary: 'Add ledger transactions to an imported account (all or nothing)',
-        querystring: Query,
-        body: { ...TransactionsBodySchema, examples: [EXAMPLE] },
+        querystring: documentedOnly(Query),
+        body: documentedOnly({ ...TransactionsBodySchema, examples: [EXAMPLE] }),
         response: {
           201: Type.Object({ results: Type.Array(Result) }),
           400: OneOf(
@@ -96,4 +93,4 @@ export async function transactionsRoutes(app: FastifyInstance, deps: FollowUpDep
       return reply.code(201).send(result);
     },
   );
-}
+};
