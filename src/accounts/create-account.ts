@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { CreationFailureCode } from '../http/error-catalogue.ts';
 import { type Queryable, sql } from '../infra/db/db.ts';
 import { AccountCreationError } from './account-creation-error.ts';
 import {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { authErrorResponses, ErrorRef } from '../../http/schemas.ts';
 import type { FollowUpDeps } from '../follow-up.ts';
 import { NoteResultSchema, NotesBodySchema } from './notes.schema.ts';

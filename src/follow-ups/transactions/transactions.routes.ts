@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { checkedInService, documentedOnly } from '../../http/json-body.ts';
 import { authErrorResponses, ErrorRef, OneOf, StringEnum } from '../../http/schemas.ts';
 import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
