@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { prepareAccountPayloadValidation } from '../src/account-import/payload/validate-account-payload.ts';
+import { prepareAccountPayloadValidation } from '../src/accounts/payload/validate-account-payload.ts';
 import type { FerryConfig } from '../src/config.ts';
 import type { Db } from '../src/infra/db/db.ts';
 import { migrate } from '../src/infra/db/migrate.ts';

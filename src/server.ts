@@ -1,4 +1,4 @@
-import { prepareAccountPayloadValidation } from './account-import/payload/validate-account-payload.ts';
+import { prepareAccountPayloadValidation } from './accounts/payload/validate-account-payload.ts';
 import { buildApp } from './app.ts';
 import { resolveOperatorKey } from './auth/operator-key.ts';
 import type { FerryConfig } from './config.ts';

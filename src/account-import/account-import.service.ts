@@ -1,10 +1,10 @@
+import { parseAccountRequest } from '../accounts/payload/account-request.ts';
 import { ApiError, type ErrorItem, item, RawBodyError } from '../http/errors.ts';
 import { localDate } from '../infra/clock.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { Supplier, SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { LAST_INSTANT } from '../vocabulary/calendar-date.ts';
 import { type InsertNewProcess, scheduleImportProcess } from './import-process.queries.ts';
-import { parseAccountRequest } from './payload/account-request.ts';
 
 const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
 

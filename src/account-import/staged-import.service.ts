@@ -3,6 +3,10 @@
  * answer its validated data, stage account data without creating it, and turn staged data into
  * an account within the request (or, with `dry_run`, show that it would be).
  */
+
+import type { AccountPayload } from '../accounts/payload/account-payload.schema.ts';
+import { isRegistryCode } from '../accounts/payload/rules/registry-code.ts';
+import { validateAccountPayload } from '../accounts/payload/validate-account-payload.ts';
 import { ApiError, item, RawBodyError, validationFailed } from '../http/errors.ts';
 import { localDate } from '../infra/clock.ts';
 import { type Db, withTransientRetry } from '../infra/db/db.ts';
@@ -11,9 +15,6 @@ import { check, refuseUnlessOngoing, supplierNotFound } from './account-import.s
 import { createAccount } from './create-account.ts';
 import { findImportProcessStatus, recordTransition } from './import-process.queries.ts';
 import { IMPORT_PROCESS_EVENTS, PROCESSABLE } from './import-process-status.ts';
-import type { AccountPayload } from './payload/account-payload.schema.ts';
-import { isRegistryCode } from './payload/rules/registry-code.ts';
-import { validateAccountPayload } from './payload/validate-account-payload.ts';
 import {
   insertStagedProcess,
   lockImportProcess,

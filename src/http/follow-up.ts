@@ -1,6 +1,6 @@
 import { type TProperties, type TSchema, Type } from '@sinclair/typebox';
-import { withDecimalTexts } from '../account-import/payload/normalise-account-payload.ts';
-import { structuralValidator } from '../account-import/payload/structure/structural-validator.ts';
+import { withDecimalTexts } from '../accounts/payload/normalise-account-payload.ts';
+import { structuralValidator } from '../accounts/payload/structure/structural-validator.ts';
 import type { FerryConfig } from '../config.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { ObjectStore } from '../infra/storage/object-store.ts';

@@ -1,13 +1,6 @@
 import type { Static } from '@sinclair/typebox';
-import { PaymentInstructionSchema } from '../account-import/payload/schema/payments.schema.ts';
-import {
-  Bool,
-  Choice,
-  NonBlankText,
-  Nullable,
-  Obj,
-  Opt,
-} from '../account-import/payload/schema/primitives.ts';
+import { PaymentInstructionSchema } from '../accounts/payload/schema/payments.schema.ts';
+import { Bool, Choice, NonBlankText, Nullable, Obj, Opt } from '../accounts/payload/schema/primitives.ts';
 import { PAYMENT_INSTRUCTION_TYPES, PAYMENT_VENDOR_NAMES } from '../infra/vendors/payment-vendor.ts';
 
 // The account payload's own definitions: `ledger_code` has its `ledger-code` format (a format

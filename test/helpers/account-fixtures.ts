@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { mpanCheckDigit } from '../../src/account-import/payload/rules/mpan.ts';
-import { mprnCheckDigits } from '../../src/account-import/payload/rules/mprn.ts';
+import { mpanCheckDigit } from '../../src/accounts/payload/rules/mpan.ts';
+import { mprnCheckDigits } from '../../src/accounts/payload/rules/mprn.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: fixture JSON
 type Obj = Record<string, any>;
 
 // A copy of the reference example account (its fidelity is checked in payload-fixtures.test.ts).
-const EXAMPLE_PATH = new URL('../account-import/payload/fixtures/example-account.json', import.meta.url);
+const EXAMPLE_PATH = new URL('../accounts/payload/fixtures/example-account.json', import.meta.url);
 
 /** The reference example account, untouched. */
 export const exampleAccount = (): Obj => JSON.parse(readFileSync(EXAMPLE_PATH, 'utf8'));

@@ -5,7 +5,7 @@ import {
   cleanItems,
   count,
   isFilled,
-} from '../../../../src/account-import/payload/checks/check-context.ts';
+} from '../../../../src/accounts/payload/checks/check-context.ts';
 
 test('with no structural errors everything is clean', () => {
   const ctx = new CheckContext('2025-06-01');

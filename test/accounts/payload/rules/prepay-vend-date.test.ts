@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isAcceptedTransferVendReadDate } from '../../../../src/account-import/payload/rules/prepay-vend-date.ts';
+import { isAcceptedTransferVendReadDate } from '../../../../src/accounts/payload/rules/prepay-vend-date.ts';
 
 test('accepts the last billed to date itself', () => {
   assert.equal(isAcceptedTransferVendReadDate('2019-08-01', '2019-08-01'), true);

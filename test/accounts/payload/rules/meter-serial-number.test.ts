@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isValidMeterSerialNumber } from '../../../../src/account-import/payload/rules/meter-serial-number.ts';
+import { isValidMeterSerialNumber } from '../../../../src/accounts/payload/rules/meter-serial-number.ts';
 
 test('accepts capitals and digits, optionally split by single hyphens, slashes or dots', () => {
   for (const serial of ['Z16N389556', '54BV', 'E10BG12345', 'K-12/3.4A'])

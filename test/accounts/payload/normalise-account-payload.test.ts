@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AccountPayload } from '../../../src/account-import/payload/account-payload.schema.ts';
-import { normaliseAccountPayload } from '../../../src/account-import/payload/normalise-account-payload.ts';
+import type { AccountPayload } from '../../../src/accounts/payload/account-payload.schema.ts';
+import { normaliseAccountPayload } from '../../../src/accounts/payload/normalise-account-payload.ts';
 import { exampleWith } from './support/payload-fixtures.ts';
 
 const normalise = (changes: Record<string, unknown>) => {

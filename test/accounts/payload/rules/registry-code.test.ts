@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import {
   isRegistryCode,
   isTariffOrProductCode,
-} from '../../../../src/account-import/payload/rules/registry-code.ts';
+} from '../../../../src/accounts/payload/rules/registry-code.ts';
 
 test('accepts tariff, product, slug and namespace shaped codes', () => {
   const codes = [

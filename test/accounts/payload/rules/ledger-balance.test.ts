@@ -5,7 +5,7 @@ import {
   countsTowardsBalance,
   netBalanceEffect,
   reconcileBalance,
-} from '../../../../src/account-import/payload/rules/ledger-balance.ts';
+} from '../../../../src/accounts/payload/rules/ledger-balance.ts';
 import { toScaledInteger } from '../../../../src/vocabulary/decimal.ts';
 
 const pounds = (value: string) => toScaledInteger(value) ?? 0n;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { mpanCheckDigit } from '../../../../src/account-import/payload/rules/mpan.ts';
+import { mpanCheckDigit } from '../../../../src/accounts/payload/rules/mpan.ts';
 import { errorsOf, exampleAccount, get, set } from '../support/payload-fixtures.ts';
 import { ruleCases } from '../support/rule-cases.ts';
 

@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  compositeKey,
-  findRepeatedIndexes,
-} from '../../../../src/account-import/payload/rules/duplicates.ts';
+import { compositeKey, findRepeatedIndexes } from '../../../../src/accounts/payload/rules/duplicates.ts';
 
 test('returns the indexes of the second and later occurrences of a key', () => {
   const mpans = ['1200060176720', '9353824109', '1200060176720', '1200060176720'];

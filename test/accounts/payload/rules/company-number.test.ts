@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { normaliseCompanyNumber } from '../../../../src/account-import/payload/rules/company-number.ts';
+import { normaliseCompanyNumber } from '../../../../src/accounts/payload/rules/company-number.ts';
 
 test('standardises company numbers: upper case, no spaces, zero-padded', () => {
   const cases: Array<[string, string]> = [

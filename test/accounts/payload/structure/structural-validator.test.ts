@@ -11,9 +11,9 @@ import {
   Opt,
   TaggedUnion,
   Text,
-} from '../../../../src/account-import/payload/schema/primitives.ts';
-import { splitSchema } from '../../../../src/account-import/payload/structure/split-schema.ts';
-import { structuralValidator } from '../../../../src/account-import/payload/structure/structural-validator.ts';
+} from '../../../../src/accounts/payload/schema/primitives.ts';
+import { splitSchema } from '../../../../src/accounts/payload/structure/split-schema.ts';
+import { structuralValidator } from '../../../../src/accounts/payload/structure/structural-validator.ts';
 import { pointerToAttr } from '../../../../src/http/validation-errors.ts';
 
 const Shape = Obj({

@@ -4,7 +4,7 @@ import {
   isBlackholeAddress,
   isEmailAddress,
   isTestEmailAddress,
-} from '../../../../src/account-import/payload/rules/email-address.ts';
+} from '../../../../src/accounts/payload/rules/email-address.ts';
 
 test('accepts ordinary addresses, tags and subdomains', () => {
   for (const address of [

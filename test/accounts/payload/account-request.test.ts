@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseAccountRequest } from '../../../src/account-import/payload/account-request.ts';
+import { parseAccountRequest } from '../../../src/accounts/payload/account-request.ts';
 import { exampleAccount, exampleWith, TODAY } from './support/payload-fixtures.ts';
 
 const NOW = new Date('2025-06-01T12:00:00Z');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isValidPhoneNumber as libraryIsValid } from 'libphonenumber-js/max';
-import { isValidPhoneNumber } from '../../../../src/account-import/payload/rules/phone-number.ts';
+import { isValidPhoneNumber } from '../../../../src/accounts/payload/rules/phone-number.ts';
 
 test('accepts GB mobile and landline numbers in national form, with or without spacing', () => {
   for (const number of [

@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  isGbPostcode,
-  normaliseGbPostcode,
-} from '../../../../src/account-import/payload/rules/gb-postcode.ts';
+import { isGbPostcode, normaliseGbPostcode } from '../../../../src/accounts/payload/rules/gb-postcode.ts';
 
 test('normalises every outward-code shape to upper case with one space before the inward code', () => {
   const cases: Array<[string, string]> = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isValidMprn, mprnCheckDigits } from '../../../../src/account-import/payload/rules/mprn.ts';
+import { isValidMprn, mprnCheckDigits } from '../../../../src/accounts/payload/rules/mprn.ts';
 
 test('accepts MPRNs whose last two digits are the weighted sum modulo 11', () => {
   for (const mprn of ['9353824109', '3938424403']) assert.equal(isValidMprn(mprn), true, mprn);

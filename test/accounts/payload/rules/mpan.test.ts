@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isValidMpan, mpanCheckDigit } from '../../../../src/account-import/payload/rules/mpan.ts';
+import { isValidMpan, mpanCheckDigit } from '../../../../src/accounts/payload/rules/mpan.ts';
 
 test('accepts MPAN cores whose check digit matches', () => {
   for (const mpan of ['1200060176720', '1800021679848', '1312345678907'])

@@ -1,12 +1,12 @@
 /**
  * Micro-benchmark of account payload validation (not a test: it only prints).
- *   node --import tsx test/account-import/payload/validate-account-payload.bench.ts
+ *   node --import tsx test/accounts/payload/validate-account-payload.bench.ts
  * Validates the reference example account, and 1,000 variants of it with distinct phone numbers,
  * MPANs and MPRNs (so nothing can be served from a cache), on one core, after a warm-up.
  */
-import { mpanCheckDigit } from '../../../src/account-import/payload/rules/mpan.ts';
-import { mprnCheckDigits } from '../../../src/account-import/payload/rules/mprn.ts';
-import { validateAccountPayload } from '../../../src/account-import/payload/validate-account-payload.ts';
+import { mpanCheckDigit } from '../../../src/accounts/payload/rules/mpan.ts';
+import { mprnCheckDigits } from '../../../src/accounts/payload/rules/mprn.ts';
+import { validateAccountPayload } from '../../../src/accounts/payload/validate-account-payload.ts';
 import { exampleAccount, exampleWith, type Json, set, TODAY } from './support/payload-fixtures.ts';
 
 function variant(n: number): Json {

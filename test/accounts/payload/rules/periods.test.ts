@@ -6,7 +6,7 @@ import {
   findSequenceBreaks,
   isOrderedPeriod,
   periodsOverlap,
-} from '../../../../src/account-import/payload/rules/periods.ts';
+} from '../../../../src/accounts/payload/rules/periods.ts';
 
 test('a period is ordered when it does not end before it starts; open-ended periods always are', () => {
   assert.equal(isOrderedPeriod('2019-01-01', '2019-01-01'), true);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AccountPayloadSchema } from '../../../src/account-import/payload/account-payload.schema.ts';
+import { AccountPayloadSchema } from '../../../src/accounts/payload/account-payload.schema.ts';
 import {
   prepareAccountPayloadValidation,
   validateAccountPayload,
-} from '../../../src/account-import/payload/validate-account-payload.ts';
+} from '../../../src/accounts/payload/validate-account-payload.ts';
 import { kitchenSinkAccount } from './fixtures/kitchen-sink-account.ts';
 import {
   assertRejects,

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { validateAccountPayload } from '../../../../src/account-import/payload/validate-account-payload.ts';
+import { validateAccountPayload } from '../../../../src/accounts/payload/validate-account-payload.ts';
 import type { ErrorItem } from '../../../../src/http/errors.ts';
 
 export type Json = Record<string, unknown>;

@@ -10,7 +10,7 @@ import {
   isSmartDeviceId,
   isTaxYear,
   isTimePatternRegime,
-} from '../../../../src/account-import/payload/rules/industry-identifiers.ts';
+} from '../../../../src/accounts/payload/rules/industry-identifiers.ts';
 
 test('delivery point identifiers are capitals and digits', () => {
   assert.equal(isDeliveryPointIdentifier('10033544614'), true);
