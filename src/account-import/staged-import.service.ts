@@ -5,8 +5,8 @@
  */
 
 import type { AccountPayload } from '../accounts/payload/account-payload.schema.ts';
-import { isRegistryCode } from '../accounts/payload/rules/registry-code.ts';
 import { validateAccountPayload } from '../accounts/payload/validate-account-payload.ts';
+import { isRegistryCode } from '../accounts/payload/validation/registry-code.ts';
 import { ApiError, item, RawBodyError, validationFailed } from '../http/errors.ts';
 import { localDate } from '../infra/clock.ts';
 import { type Db, withTransientRetry } from '../infra/db/db.ts';

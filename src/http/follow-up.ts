@@ -1,6 +1,6 @@
 import { type TProperties, type TSchema, Type } from '@sinclair/typebox';
 import { withDecimalTexts } from '../accounts/payload/normalise-account-payload.ts';
-import { structuralValidator } from '../accounts/payload/structure/structural-validator.ts';
+import { structuralValidator } from '../accounts/payload/validation/structural-validator.ts';
 import type { FerryConfig } from '../config.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { ObjectStore } from '../infra/storage/object-store.ts';

@@ -1,6 +1,13 @@
 import type { Static } from '@sinclair/typebox';
-import { PaymentInstructionSchema } from '../accounts/payload/schema/payments.schema.ts';
-import { Bool, Choice, NonBlankText, Nullable, Obj, Opt } from '../accounts/payload/schema/primitives.ts';
+import { PaymentInstructionSchema } from '../accounts/payload/payments/payments.schema.ts';
+import {
+  Bool,
+  Choice,
+  NonBlankText,
+  Nullable,
+  Obj,
+  Opt,
+} from '../accounts/payload/validation/schema-builders.ts';
 import { PAYMENT_INSTRUCTION_TYPES, PAYMENT_VENDOR_NAMES } from '../infra/vendors/payment-vendor.ts';
 
 // The account payload's own definitions: `ledger_code` has its `ledger-code` format (a format

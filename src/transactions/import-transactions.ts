@@ -1,6 +1,6 @@
 import { lockImportedAccount } from '../accounts/imported-account.ts';
-import { CheckContext, cleanItems } from '../accounts/payload/checks/check-context.ts';
-import { checkTransactionList } from '../accounts/payload/checks/transaction-checks.ts';
+import { checkTransactionList } from '../accounts/payload/ledgers/transactions.checks.ts';
+import { CheckContext, cleanItems } from '../accounts/payload/validation/check-context.ts';
 import { type ErrorItem, RawBodyError } from '../http/errors.ts';
 import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../http/follow-up.ts';
 import { localDate } from '../infra/clock.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { type Transaction, TransactionSchema } from '../accounts/payload/schema/transactions.schema.ts';
+import { type Transaction, TransactionSchema } from '../accounts/payload/ledgers/transactions.schema.ts';
 import { followUpBody } from '../http/follow-up.ts';
 
 export type { Transaction };

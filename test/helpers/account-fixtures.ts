@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { mpanCheckDigit } from '../../src/accounts/payload/rules/mpan.ts';
-import { mprnCheckDigits } from '../../src/accounts/payload/rules/mprn.ts';
+import { mpanCheckDigit } from '../../src/accounts/payload/meter-points/mpan.ts';
+import { mprnCheckDigits } from '../../src/accounts/payload/meter-points/mprn.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: fixture JSON
 type Obj = Record<string, any>;

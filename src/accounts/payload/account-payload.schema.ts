@@ -4,6 +4,18 @@
  * sub-trees live in ./schema/. This schema validates requests and generates the OpenAPI document.
  */
 import type { Static } from '@sinclair/typebox';
+import { ACCOUNT_BUSINESS_TYPES, ACCOUNT_TYPES, SALES_CHANNELS } from './account-payload.enums.ts';
+import { SupplyAddressSchema } from './addresses/addresses.schema.ts';
+import {
+  AddressSchema,
+  BillingOptionsSchema,
+  DebtSchema,
+  DepositAgreementSchema,
+  DunningPathSchema,
+  StatementSchema,
+} from './billing/billing.schema.ts';
+import { AccountPortfolioSchema, BusinessSchema, NoteSchema } from './business/business.schema.ts';
+import { ConsentSchema, CustomerSchema, MetadataSchema } from './customers/customers.schema.ts';
 import {
   AccountCampaignSchema,
   AccountReferenceSchema,
@@ -13,19 +25,9 @@ import {
   FitSchema,
   PartnerOrganisationSchema,
   WarmHomeDiscountSchema,
-} from './schema/account-extras.schema.ts';
-import {
-  AddressSchema,
-  BillingOptionsSchema,
-  DebtSchema,
-  DepositAgreementSchema,
-  DunningPathSchema,
-  StatementSchema,
-} from './schema/billing.schema.ts';
-import { AccountPortfolioSchema, BusinessSchema, NoteSchema } from './schema/business.schema.ts';
-import { ConsentSchema, CustomerSchema, MetadataSchema } from './schema/customers.schema.ts';
-import { ACCOUNT_BUSINESS_TYPES, ACCOUNT_TYPES, SALES_CHANNELS } from './schema/enums/account-enums.ts';
-import { LedgerRecordSchema } from './schema/ledgers.schema.ts';
+} from './extras/extras.schema.ts';
+import { LedgerRecordSchema } from './ledgers/ledgers.schema.ts';
+import { TransactionSchema } from './ledgers/transactions.schema.ts';
 import {
   PaymentAdequacyChangeSchema,
   PaymentInstructionSchema,
@@ -33,7 +35,7 @@ import {
   PaymentPreferenceSchema,
   PaymentPromiseSchema,
   PaymentScheduleSchema,
-} from './schema/payments.schema.ts';
+} from './payments/payments.schema.ts';
 import {
   Bool,
   CalendarDate,
@@ -48,9 +50,7 @@ import {
   Obj,
   Opt,
   Text,
-} from './schema/primitives.ts';
-import { SupplyAddressSchema } from './schema/supply-addresses.schema.ts';
-import { TransactionSchema } from './schema/transactions.schema.ts';
+} from './validation/schema-builders.ts';
 
 const billingLine = () => Opt(Text({ maxLength: 512 }));
 

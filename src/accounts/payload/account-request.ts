@@ -6,8 +6,8 @@
  */
 import type { ErrorItem } from '../../http/errors.ts';
 import { type AccountPayload, type TaskParams, TaskParamsSchema } from './account-payload.schema.ts';
-import { structuralValidator } from './structure/structural-validator.ts';
 import { validateAccountPayload } from './validate-account-payload.ts';
+import { structuralValidator } from './validation/structural-validator.ts';
 
 export interface AccountRequestContext {
   /** Today in the service time zone, `YYYY-MM-DD`. */

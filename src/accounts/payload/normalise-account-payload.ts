@@ -5,8 +5,8 @@
  */
 import type { DecimalNumber } from '../../vocabulary/field-types.ts';
 import type { AccountPayload } from './account-payload.schema.ts';
-import { normaliseCompanyNumber } from './rules/company-number.ts';
-import { normaliseGbPostcode } from './rules/gb-postcode.ts';
+import { normaliseGbPostcode } from './addresses/gb-postcode.ts';
+import { normaliseCompanyNumber } from './business/company-number.ts';
 
 type Path = Array<string | number>;
 type Container = Record<string | number, unknown>;

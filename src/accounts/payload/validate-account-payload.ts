@@ -6,10 +6,10 @@
  */
 import type { ErrorItem } from '../../http/errors.ts';
 import { type AccountPayload, AccountPayloadSchema } from './account-payload.schema.ts';
-import { CheckContext } from './checks/check-context.ts';
-import { runAccountChecks } from './checks/run-account-checks.ts';
 import { normaliseAccountPayload, withDecimalTexts } from './normalise-account-payload.ts';
-import { type StructuralResult, structuralValidator } from './structure/structural-validator.ts';
+import { runAccountChecks } from './run-account-checks.ts';
+import { CheckContext } from './validation/check-context.ts';
+import { type StructuralResult, structuralValidator } from './validation/structural-validator.ts';
 
 export interface AccountValidationContext {
   /** Today in the service time zone, `YYYY-MM-DD`: "in the future" means after this date. */
