@@ -3,9 +3,9 @@
  * with their paths, and which "last billed to date" applies where. Computed once per validation.
  */
 import type { AccountPayload } from './account-payload.schema.ts';
-import type { MeterPoint, SupplyAddress } from './addresses/addresses.schema.ts';
-import type { ElectricityMeter, ElectricityRegister } from './meter-points/electricity-meter-point.schema.ts';
-import type { GasMeter } from './meter-points/gas-meter-point.schema.ts';
+import type { SupplyAddress } from './addresses/addresses.schema.ts';
+import type { MeterPoint } from './meter-points/meter-points.schema.ts';
+import type { ElectricityMeter, ElectricityRegister, GasMeter } from './meters/meters.schema.ts';
 import { type CheckContext, cleanItems } from './validation/check-context.ts';
 
 export interface LocatedMeterPoint {

@@ -1,20 +1,19 @@
 /**
  * The GB energy account payload accepted by the validate and create endpoints, and the V2
  * `task_params`. Field names, types, enums and limits follow reference/account-payload-fields.md;
- * sub-trees live in ./schema/. This schema validates requests and generates the OpenAPI document.
+ * each part of the account lives in its subject folder (see README.md). This schema validates
+ * requests and generates the OpenAPI document.
  */
 import type { Static } from '@sinclair/typebox';
-import { ACCOUNT_BUSINESS_TYPES, ACCOUNT_TYPES, SALES_CHANNELS } from './account-payload.enums.ts';
-import { SupplyAddressSchema } from './addresses/addresses.schema.ts';
+import { AddressSchema, SupplyAddressSchema } from './addresses/addresses.schema.ts';
 import {
-  AddressSchema,
   BillingOptionsSchema,
   DebtSchema,
   DepositAgreementSchema,
   DunningPathSchema,
   StatementSchema,
 } from './billing/billing.schema.ts';
-import { AccountPortfolioSchema, BusinessSchema, NoteSchema } from './business/business.schema.ts';
+import { AccountPortfolioSchema, BUSINESS_TYPES, BusinessSchema } from './business/business.schema.ts';
 import { ConsentSchema, CustomerSchema, MetadataSchema } from './customers/customers.schema.ts';
 import {
   AccountCampaignSchema,
@@ -23,6 +22,7 @@ import {
   ComplaintSchema,
   ContributionAgreementSchema,
   FitSchema,
+  NoteSchema,
   PartnerOrganisationSchema,
   WarmHomeDiscountSchema,
 } from './extras/extras.schema.ts';
@@ -45,12 +45,55 @@ import {
   Identifier,
   Int,
   List,
-  NonBlankText,
   Nullable,
   Obj,
   Opt,
   Text,
 } from './validation/schema-builders.ts';
+
+/** Kinds of account. */
+const ACCOUNT_TYPES = [
+  'DOMESTIC',
+  'BUSINESS',
+  'MANAGED',
+  'PORTFOLIO_LEAD',
+  'DOMESTIC_VACANT',
+  'BUSINESS_VACANT',
+  'DOMESTIC_OCCUPIER',
+  'BUSINESS_OCCUPIER',
+  'SYSTEM',
+  'DOMESTIC_THIRD_PARTY_BILLED',
+  'BUSINESS_THIRD_PARTY_BILLED',
+] as const;
+
+/** Legal forms for the deprecated account-level business_type ("" allowed). */
+const ACCOUNT_BUSINESS_TYPES = [...BUSINESS_TYPES, ''] as const;
+
+/** Channels an account was sold through. */
+const SALES_CHANNELS = [
+  'DIRECT',
+  'PRICE_COMPARISON',
+  'TELESALES',
+  'DIGI_TELESALES',
+  'EVENTS',
+  'FIELD_SALES',
+  'AGGREGATOR',
+  'PARTNERSHIPS',
+  'NEW_TENANT',
+  'MOVE_IN',
+  'WORKPLACE_POP_UP',
+  'BROKER',
+  'PARENT_POWER',
+  'PEOPLE_POWER',
+  'GIFT_OF_KIT',
+  'HIGH_REFERRER',
+  'SUPPLIER_OF_LAST_RESORT',
+  'ACQUISITION',
+  'WORKS_WITH_OCTOPUS',
+  'LANDLORD',
+  'DEBT_COLLECTION_AGENCY',
+  '',
+] as const;
 
 const billingLine = () => Opt(Text({ maxLength: 512 }));
 

@@ -1,22 +1,17 @@
 /**
  * Runs every domain check over a payload that may still hold structural errors. Each account-level
  * rule declares the top-level fields it reads and is skipped when one of them has the wrong type
- * (that error is already reported); rules over lists only ever see items that passed.
+ * (that error is already reported); rules over lists only ever see items that passed. The order
+ * of the table is the order errors are reported in.
  */
-
 import { describeAccount } from './account-facts.ts';
-import {
-  checkAccountKindRules,
-  checkAccountType,
-  checkBillingAddress,
-  checkBillingOptions,
-  checkBusiness,
-  checkPortfolios,
-} from './account-payload.checks.ts';
+import { checkAccountKindRules, checkAccountType } from './account-payload.checks.ts';
 import type { AccountPayload } from './account-payload.schema.ts';
-import { checkSupplyAddresses } from './addresses/addresses.checks.ts';
+import { checkBillingAddress, checkSupplyAddresses } from './addresses/addresses.checks.ts';
+import { checkBillingOptions, checkBillingRecords } from './billing/billing.checks.ts';
+import { checkBusiness, checkPortfolios } from './business/business.checks.ts';
 import { checkCustomers } from './customers/customers.checks.ts';
-import { checkAccountExtras } from './extras/extras.checks.ts';
+import { checkAccountExtras, checkFit, checkNotes } from './extras/extras.checks.ts';
 import { checkBillingStartKnown, checkLedgers, checkStatementHistory } from './ledgers/ledgers.checks.ts';
 import { transactionGroups } from './ledgers/transaction-groups.ts';
 import { checkTransactions } from './ledgers/transactions.checks.ts';
@@ -71,6 +66,9 @@ const ACCOUNT_CHECKS: Array<{ reads: string[]; run: AccountCheck }> = [
   { reads: ['transfer_balance'], run: checkLedgers },
   { reads: ['payment_plans'], run: checkPayments },
   { reads: [], run: checkAccountExtras },
+  { reads: [], run: checkBillingRecords },
+  { reads: [], run: checkFit },
+  { reads: [], run: checkNotes },
 ];
 
 export function runAccountChecks(payload: AccountPayload, ctx: CheckContext): void {

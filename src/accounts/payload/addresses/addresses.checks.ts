@@ -1,10 +1,72 @@
-/** Rules across supply addresses: duplicates, administrators, former addresses, shared meters. */
+/**
+ * Rules on addresses: the billing address (new style or legacy lines), and across supply
+ * addresses: duplicates, administrators, former addresses, MPxNs and shared meters.
+ */
 import { instantOf } from '../../../vocabulary/calendar-date.ts';
 import { type AccountFacts, type AnyMeter, pointLastBilledToDate } from '../account-facts.ts';
 import { checkMetadataKeys } from '../customers/customers.checks.ts';
-import { type CheckContext, cleanItems } from '../validation/check-context.ts';
+import { type CheckContext, cleanItems, isFilled } from '../validation/check-context.ts';
 import { compositeKey, findRepeatedIndexes } from '../validation/duplicates.ts';
-import { normaliseGbPostcode } from './gb-postcode.ts';
+import { isGbPostcode, normaliseGbPostcode } from './gb-postcode.ts';
+
+const LEGACY_BILLING_FIELDS = [
+  'billing_address2',
+  'billing_address3',
+  'billing_address4',
+  'billing_address5',
+  'billing_postcode',
+] as const;
+
+export function checkBillingAddress(ctx: CheckContext, facts: AccountFacts): void {
+  const { payload } = facts;
+  const legacyGiven =
+    isFilled(payload.billing_address1) || LEGACY_BILLING_FIELDS.some((f) => isFilled(payload[f]));
+  if (payload.billing_address !== undefined && legacyGiven) {
+    ctx.report(
+      'billing_address',
+      'billing_address_new_style_and_legacy',
+      'Send billing_address or billing_address1..5 and billing_postcode, not both.',
+    );
+    return;
+  }
+  if (payload.billing_address !== undefined) {
+    if (ctx.isClean('billing_address')) checkAddressObject(ctx, payload.billing_address);
+    return;
+  }
+  if (!facts.isOccupier) {
+    for (const field of ['billing_address1', 'billing_postcode'] as const) {
+      if (!isFilled(payload[field])) {
+        ctx.report(
+          field,
+          'billing_address_not_provided',
+          'Accounts other than occupier accounts need billing_address1 and billing_postcode.',
+        );
+      }
+    }
+  } else if (legacyGiven && !isFilled(payload.billing_address1)) {
+    ctx.report('billing_address1', 'invalid_address', 'A billing address starts with billing_address1.');
+  }
+}
+
+function checkAddressObject(
+  ctx: CheckContext,
+  address: NonNullable<AccountFacts['payload']['billing_address']>,
+): void {
+  if (
+    address.country.toUpperCase() === 'GB' &&
+    isFilled(address.postal_code) &&
+    !isGbPostcode(address.postal_code)
+  ) {
+    ctx.report('billing_address.postal_code', 'invalid_postcode', 'Enter a valid UK postcode.');
+  }
+  if (isFilled(address.street_address) && address.structured_street_address != null) {
+    ctx.report(
+      'billing_address.structured_street_address',
+      'invalid_address',
+      'Send street_address or structured_street_address, not both.',
+    );
+  }
+}
 
 export function checkSupplyAddresses(ctx: CheckContext, facts: AccountFacts): void {
   const addresses = cleanItems(ctx, facts.payload.supply_addresses, 'supply_addresses');

@@ -1,26 +1,44 @@
-/** `supply_addresses[]`: the premises, their administrators and their meter points. */
+/**
+ * Addresses: `billing_address` (the new-style billing address) and `supply_addresses[]`, the
+ * premises with their administrators and meter points.
+ */
 import type { Static } from '@sinclair/typebox';
 import { DECEASED_STATES, MetadataSchema, PhoneNumber } from '../customers/customers.schema.ts';
-import { ElectricityMeterPointSchema } from '../meter-points/electricity-meter-point.schema.ts';
-import { GasMeterPointSchema } from '../meter-points/gas-meter-point.schema.ts';
+import { MeterPointSchema } from '../meter-points/meter-points.schema.ts';
 import {
   Bool,
   CalendarDate,
   Choice,
   DateTime,
+  FreeObject,
   List,
   NonBlankText,
   Nullable,
   Obj,
   Opt,
-  TaggedUnion,
   Text,
 } from '../validation/schema-builders.ts';
 
-export const MeterPointSchema = TaggedUnion('supply_type', [
-  ElectricityMeterPointSchema,
-  GasMeterPointSchema,
-]);
+const blankableLine = () => Opt(Text({ maxLength: 512, default: '' }));
+
+export const AddressSchema = Obj(
+  {
+    administrative_area: blankableLine(),
+    country: NonBlankText({ maxLength: 2, description: 'ISO 3166-1 alpha-2 code, e.g. GB.' }),
+    delivery_point_identifier: Opt(
+      Text({ maxLength: 11, format: 'delivery-point-identifier', description: 'UPRN: capitals and digits.' }),
+    ),
+    dependent_locality: blankableLine(),
+    locality: blankableLine(),
+    name: Opt(Text({ default: '', description: 'Deprecated.' })),
+    organization: Opt(Text({ default: '', description: 'Deprecated.' })),
+    postal_code: Opt(Text({ maxLength: 512, default: '', description: 'Validated and normalised for GB.' })),
+    sorting_code: blankableLine(),
+    street_address: Opt(Text({ default: '', description: 'Not together with structured_street_address.' })),
+    structured_street_address: Opt(Nullable(FreeObject({ description: 'Territory-specific street parts.' }))),
+  },
+  { description: 'Billing address; not together with billing_address1..5 / billing_postcode.' },
+);
 
 const deprecatedLine = () => Opt(Text({ maxLength: 512, description: 'Deprecated.' }));
 
@@ -76,4 +94,3 @@ export const SupplyAddressSchema = Obj({
 });
 
 export type SupplyAddress = Static<typeof SupplyAddressSchema>;
-export type MeterPoint = Static<typeof MeterPointSchema>;

@@ -1,4 +1,4 @@
-/** Billing set-up and history: billing options and address, statements, debts, dunning, deposits. */
+/** Billing set-up and history: billing options, statements, debts, dunning, deposits. */
 import type { Static } from '@sinclair/typebox';
 import {
   Bool,
@@ -6,7 +6,6 @@ import {
   Choice,
   DateTime,
   Decimal,
-  FreeObject,
   Int,
   List,
   NonBlankText,
@@ -27,27 +26,6 @@ export const BillingOptionsSchema = Obj(
     use_industry_billing: Opt(Bool({ description: 'If true, no period data may be given.' })),
   },
   { description: 'Business accounts only.' },
-);
-
-const blankableLine = () => Opt(Text({ maxLength: 512, default: '' }));
-
-export const AddressSchema = Obj(
-  {
-    administrative_area: blankableLine(),
-    country: NonBlankText({ maxLength: 2, description: 'ISO 3166-1 alpha-2 code, e.g. GB.' }),
-    delivery_point_identifier: Opt(
-      Text({ maxLength: 11, format: 'delivery-point-identifier', description: 'UPRN: capitals and digits.' }),
-    ),
-    dependent_locality: blankableLine(),
-    locality: blankableLine(),
-    name: Opt(Text({ default: '', description: 'Deprecated.' })),
-    organization: Opt(Text({ default: '', description: 'Deprecated.' })),
-    postal_code: Opt(Text({ maxLength: 512, default: '', description: 'Validated and normalised for GB.' })),
-    sorting_code: blankableLine(),
-    street_address: Opt(Text({ default: '', description: 'Not together with structured_street_address.' })),
-    structured_street_address: Opt(Nullable(FreeObject({ description: 'Territory-specific street parts.' }))),
-  },
-  { description: 'Billing address; not together with billing_address1..5 / billing_postcode.' },
 );
 
 export const StatementSchema = Obj({

@@ -1,12 +1,11 @@
-/** `business`, `portfolio` and the notes they (and the account) carry. */
+/** `business` (its details, users and portfolios) and the account's own `portfolio`. */
 import type { Static } from '@sinclair/typebox';
-import { BUSINESS_TYPES, USER_ROLES } from '../account-payload.enums.ts';
-import { personFields } from '../customers/customers.schema.ts';
+import { personFields, USER_ROLES } from '../customers/customers.schema.ts';
+import { NoteSchema } from '../extras/extras.schema.ts';
 import {
   AnyJson,
   Bool,
   Choice,
-  DateTime,
   List,
   NonBlankText,
   Nullable,
@@ -15,22 +14,23 @@ import {
   Text,
 } from '../validation/schema-builders.ts';
 
-const NoteDocumentSchema = Obj({
-  document_path: NonBlankText({
-    format: 'document-path',
-    description: 'Path of an uploaded file, relative to the supplier document root.',
-  }),
-});
-
-export const NoteSchema = Obj({
-  body: Opt(Text({ description: 'Note text; a note needs a body or document paths.' })),
-  created_at: Opt(DateTime()),
-  document_paths: Opt(List(NoteDocumentSchema)),
-  external_id: Opt(Text({ description: 'Source-system id, used to de-duplicate notes.' })),
-  is_archived: Opt(Bool()),
-  is_pinned: Opt(Bool()),
-  unpin_at: Opt(DateTime({ description: 'Not earlier than created_at.' })),
-});
+/** Legal forms of a business. */
+export const BUSINESS_TYPES = [
+  'SOLE_TRADER',
+  'LTD',
+  'PTY_LTD',
+  'PARTNERSHIP',
+  'CHARITY',
+  'PLC',
+  'LLP',
+  'TRUST',
+  'TRADING_AS',
+  'GOVERNMENT',
+  'NON_PROFIT',
+  'CHURCH',
+  'HOMEOWNER_ASSOCIATION',
+  'TBD',
+] as const;
 
 const PortfolioReferenceSchema = Obj({
   namespace: Choice(['external-portfolio-reference-id', 'portfolio-label'] as const),
@@ -92,6 +92,5 @@ export const AccountPortfolioSchema = Obj({
   portfolio_settings: Opt(Nullable(PortfolioSettingsSchema)),
 });
 
-export type Note = Static<typeof NoteSchema>;
 export type Business = Static<typeof BusinessSchema>;
 export type BusinessUser = Static<typeof BusinessUserSchema>;

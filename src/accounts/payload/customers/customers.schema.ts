@@ -1,6 +1,5 @@
 /** `customers[]` and the person fields business users share with customers. */
 import type { Static } from '@sinclair/typebox';
-import { PRONOUNS, USER_ROLES } from '../account-payload.enums.ts';
 import {
   AnyJson,
   AnyJsonOrNull,
@@ -16,6 +15,39 @@ import {
   Opt,
   Text,
 } from '../validation/schema-builders.ts';
+
+/** Roles a customer or business user can hold. */
+export const USER_ROLES = [
+  'POWER_OF_ATTORNEY',
+  'NEIGHBOUR',
+  'LOA_LEVEL_1',
+  'LOA_LEVEL_3',
+  'CARER',
+  'ADMIN',
+  'EXECUTOR',
+  'LOA_LEVEL_2',
+  'STUDENT_HOUSE',
+  'FRIEND_FAMILY_MEMBER',
+] as const;
+
+/** Pronoun sets a customer can choose ("" allowed). */
+export const PRONOUNS = [
+  'OTHER',
+  'E_EM_EIR',
+  'EY_EM_EIR',
+  'FAE_FAER_FAERS',
+  'HE_HIM_HIS',
+  'PER_PER_PERS',
+  'SHE_HER_HERS',
+  'THEY_THEM_THEIRS',
+  'VE_VER_VIS',
+  'XE_XEM_XYR',
+  'ZE_HIR_HIRS',
+  'ZE_ZIR_ZIRS',
+  'ZIE_HIR_HIRS',
+  'ZIE_ZIR_ZIRS',
+  '',
+] as const;
 
 const CONSENT_VALUES = ['ACCEPTED', 'REJECTED', 'UNKNOWN', 'PENDING'] as const;
 export const DECEASED_STATES = ['Reported', 'Confirmed', ''] as const;

@@ -1,19 +1,19 @@
 /**
- * Rules on the account's stand-alone lists: campaigns, commissions, complaints, contributions,
- * partners, references, notes, statements, debts, deposits and FiT details.
+ * Rules on the account's stand-alone lists: campaigns, commissions, contributions, partners,
+ * complaints, references, FiT details and notes.
  */
 import { instantOf } from '../../../vocabulary/calendar-date.ts';
 import type { AccountFacts } from '../account-facts.ts';
-import type { Note } from '../business/business.schema.ts';
-import { type CheckContext, cleanItems, count, isFilled } from '../validation/check-context.ts';
+import { type CheckContext, cleanItems, isFilled } from '../validation/check-context.ts';
 import { compositeKey, findRepeatedIndexes } from '../validation/duplicates.ts';
 import { findOverlaps, periodsOverlap } from '../validation/periods.ts';
+import type { Note } from './extras.schema.ts';
 
+/** Campaigns, commission and contribution contracts, partners, complaints and references. */
 export function checkAccountExtras(ctx: CheckContext, facts: AccountFacts): void {
   checkCampaigns(ctx, facts);
   checkContracts(ctx, facts);
-  checkRecords(ctx, facts);
-  checkNotes(ctx, facts);
+  checkComplaintsAndReferences(ctx, facts);
 }
 
 function checkCampaigns(ctx: CheckContext, { payload }: AccountFacts): void {
@@ -146,7 +146,7 @@ function checkContracts(ctx: CheckContext, { payload }: AccountFacts): void {
   }
 }
 
-function checkRecords(ctx: CheckContext, { payload }: AccountFacts): void {
+function checkComplaintsAndReferences(ctx: CheckContext, { payload }: AccountFacts): void {
   for (const { value, path } of cleanItems(ctx, payload.complaints, 'complaints')) {
     const official = (['official_entity', 'official_reference_number', 'official_status'] as const).filter(
       (f) => isFilled(value[f]),
@@ -179,61 +179,10 @@ function checkRecords(ctx: CheckContext, { payload }: AccountFacts): void {
       'This reference is already given.',
     );
   }
-  for (const { value, path } of cleanItems(ctx, payload.statements, 'statements')) {
-    if (!isFilled(value.statement_path)) {
-      ctx.report(
-        `${path}.statement_path`,
-        'missing_statement_path_or_pdf_context',
-        'A statement needs the path of its PDF.',
-      );
-    }
-    if (value.bill_period_to_date < value.bill_period_from_date) {
-      ctx.report(
-        `${path}.bill_period_to_date`,
-        'start_date_later_than_end_date',
-        'The bill period ends before it starts.',
-      );
-    }
-  }
-  const debts: Array<{ value: NonNullable<typeof payload.debt>; path: string }> = cleanItems(
-    ctx,
-    payload.debts,
-    'debts',
-  );
-  if (payload.debt !== undefined && ctx.isClean('debt')) debts.push({ value: payload.debt, path: 'debt' });
-  for (const { value, path } of debts) {
-    if (value.start_date !== undefined && !isFilled(value.agency_name)) {
-      ctx.report(
-        `${path}.agency_name`,
-        'debt_collection_agency_name_required',
-        'A debt placed with an agency (start_date) names the agency.',
-      );
-    }
-  }
-  const deposits = cleanItems(ctx, payload.deposit_agreements, 'deposit_agreements');
-  if (count(payload.deposit_agreements) > 1) {
-    ctx.report(
-      'deposit_agreements.1',
-      'multiple_active_deposits_not_allowed',
-      'Only one deposit agreement can be migrated.',
-    );
-  }
-  for (const { value, path } of deposits) {
-    if (value.last_interest_date == null) continue;
-    if (value.fulfilled_at == null) {
-      ctx.report(
-        `${path}.last_interest_date`,
-        'last_interest_date_not_allowed',
-        'Only a fulfilled deposit has a last interest date.',
-      );
-    } else if (value.fulfilled_at.slice(0, 10) > value.last_interest_date) {
-      ctx.report(
-        `${path}.fulfilled_at`,
-        'fulfilled_at_greater_than_last_interest_date',
-        'The deposit was fulfilled after its last interest date.',
-      );
-    }
-  }
+}
+
+/** FiT payments by BACS name their vendor and instruction reference. */
+export function checkFit(ctx: CheckContext, { payload }: AccountFacts): void {
   const fit = payload.fit;
   if (fit !== undefined && ctx.isClean('fit') && fit.payment_method === 'BACS') {
     if (fit.vendor_name === undefined)
@@ -252,7 +201,7 @@ function checkRecords(ctx: CheckContext, { payload }: AccountFacts): void {
   }
 }
 
-function checkNotes(ctx: CheckContext, { payload }: AccountFacts): void {
+export function checkNotes(ctx: CheckContext, { payload }: AccountFacts): void {
   const lists: Array<{ notes: readonly Note[] | undefined; path: string }> = [
     { notes: payload.notes, path: 'notes' },
   ];

@@ -1,5 +1,9 @@
-/** Account-level lists that stand alone: campaigns, commissions, complaints, contributions, partners, references. */
-import { FIT_CREDIT_HOLD_REASONS } from '../account-payload.enums.ts';
+/**
+ * Account-level lists that stand alone: notes (also on portfolios), campaigns, commissions,
+ * complaints, contributions, partners, references, Warm Home Discount and FiT details.
+ */
+
+import type { Static } from '@sinclair/typebox';
 import { PAYMENT_VENDORS } from '../payments/payments.schema.ts';
 import {
   Bool,
@@ -15,6 +19,38 @@ import {
   Opt,
   Text,
 } from '../validation/schema-builders.ts';
+
+/** Why FiT payments to an installation are held. */
+const FIT_CREDIT_HOLD_REASONS = [
+  'HAS_NOMINATED_RECIPIENT',
+  'INVOLVED_IN_COO',
+  'SWITCH_LOSS',
+  'LINKED_TO_WRONG_ACCOUNT',
+  'PAID_INCORRECTLY',
+  'MIGRATED_IN_DISPUTE',
+  'AWAITING_SIGNED_FIT_PLAN',
+  'CLOSED_INSTALLATION',
+  'NEEDS_MANUAL_PAYMENT',
+  'BIENNIAL_DISPUTES',
+  'OTHER',
+] as const;
+
+const NoteDocumentSchema = Obj({
+  document_path: NonBlankText({
+    format: 'document-path',
+    description: 'Path of an uploaded file, relative to the supplier document root.',
+  }),
+});
+
+export const NoteSchema = Obj({
+  body: Opt(Text({ description: 'Note text; a note needs a body or document paths.' })),
+  created_at: Opt(DateTime()),
+  document_paths: Opt(List(NoteDocumentSchema)),
+  external_id: Opt(Text({ description: 'Source-system id, used to de-duplicate notes.' })),
+  is_archived: Opt(Bool()),
+  is_pinned: Opt(Bool()),
+  unpin_at: Opt(DateTime({ description: 'Not earlier than created_at.' })),
+});
 
 export const AccountCampaignSchema = Obj({
   campaign_name: Opt(
@@ -141,3 +177,5 @@ export const FitSchema = Obj(
   },
   { description: 'Feed-in Tariff generator details.' },
 );
+
+export type Note = Static<typeof NoteSchema>;

@@ -1,10 +1,12 @@
 /**
  * Statement-history rules of each transaction group (dates and balances that must reconcile),
- * plus the ledgers' own identifiers and the payment preferences that point at them.
+ * plus the ledgers' own codes, identifiers and balances; the payment preferences that point at a
+ * ledger are checked with them (payments/payments.checks.ts).
  */
 import { addDays } from '../../../vocabulary/calendar-date.ts';
 import { formatScaled, scaledOrZero } from '../../../vocabulary/decimal.ts';
 import { type AccountFacts, earliestLastBilledToDate } from '../account-facts.ts';
+import { checkPaymentPreferences } from '../payments/payments.checks.ts';
 import { type CheckContext, cleanItems, count, isFilled } from '../validation/check-context.ts';
 import { findRepeatedIndexes } from '../validation/duplicates.ts';
 import { countsTowardsBalance, reconcileBalance } from './ledger-balance.ts';
@@ -198,42 +200,4 @@ export function checkLedgers(ctx: CheckContext, facts: AccountFacts): void {
     facts,
     new Set(ledgers.map(({ value }) => value.ledger_identifier).filter(isFilled)),
   );
-}
-
-function checkPaymentPreferences(ctx: CheckContext, facts: AccountFacts, ledgerIds: Set<string>): void {
-  const { payload } = facts;
-  const preferences = cleanItems(ctx, payload.payment_preferences, 'payment_preferences');
-  const ledgersKnown = ctx.isClean('ledgers');
-  for (const { value, path } of preferences) {
-    if (ledgersKnown && !ledgerIds.has(value.ledger_identifier)) {
-      ctx.report(
-        `${path}.ledger_identifier`,
-        'invalid_payment_preference_ledger_identifier',
-        'No ledger has this ledger_identifier.',
-      );
-    }
-  }
-  for (const index of findRepeatedIndexes(preferences, ({ value }) => value.ledger_identifier)) {
-    ctx.report(
-      `${preferences[index].path}.ledger_identifier`,
-      'duplicate_ledger_in_payment_preferences',
-      'A ledger has at most one payment preference.',
-    );
-  }
-  if (!ctx.isClean('payment_instructions')) return;
-  const instructionIds = new Set(
-    (payload.payment_instructions ?? []).map((i) => i.instruction_identifier).filter(isFilled),
-  );
-  for (const { value, path } of preferences) {
-    if (
-      value.type === 'ACTIVE_NEW' &&
-      !instructionIds.has(value.instruction_reference_params.instruction_identifier)
-    ) {
-      ctx.report(
-        `${path}.instruction_reference_params.instruction_identifier`,
-        'active_new_payment_preference_invalid_instruction_identifier',
-        'No payment instruction has this instruction_identifier.',
-      );
-    }
-  }
 }

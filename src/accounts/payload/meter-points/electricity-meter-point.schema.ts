@@ -1,5 +1,6 @@
 /** `supply_addresses[].meter_points[]` with `supply_type: ELECTRICITY`. */
 import { type Static, Type } from '@sinclair/typebox';
+import { ElectricityMeterSchema } from '../meters/meters.schema.ts';
 import {
   Bool,
   CalendarDate,
@@ -18,9 +19,7 @@ import {
   BESPOKE_PAYMENT_METHODS,
   MarketParticipantId,
   MEASUREMENT_CLASSES,
-  meterFields,
   meterPointFields,
-  prepayFields,
 } from './meter-point-parts.schema.ts';
 import { BESPOKE_RATE_TYPES, ELECTRICITY_READING_CYCLES } from './meter-points.enums.ts';
 
@@ -86,25 +85,6 @@ const AnnualConsumptionSchema = Obj({
   tpr: NonBlankText({ maxLength: 16, description: 'Matched to the registers’ TPRs.' }),
 });
 
-const RegisterSchema = Obj({
-  is_settlement: Opt(
-    Bool({ description: 'Settlement registers need a transfer reading, an EAC and a last billed date.' }),
-  ),
-  last_billed_to_date: Opt(CalendarDate()),
-  number_of_digits: Int({ minimum: 1, maximum: 15 }),
-  register_id: NonBlankText({ maxLength: 32, description: 'As in the MTDs, leading zeros kept.' }),
-  tpr: Opt(Text({ format: 'tpr', description: 'Five-digit time pattern regime.' })),
-});
-
-const MeterSchema = Obj({
-  ...meterFields,
-  prepay_customer_reference_number: Opt(
-    Text({ maxLength: 20, format: 'electricity-prepay-reference', description: 'Digits; spaces ignored.' }),
-  ),
-  prepay_details: Opt(Obj(prepayFields, { description: 'Prepay meters only.' })),
-  registers: Opt(List(RegisterSchema)),
-});
-
 export const ElectricityMeterPointSchema = Obj({
   supply_type: Type.Literal('ELECTRICITY'),
   ...meterPointFields,
@@ -118,7 +98,7 @@ export const ElectricityMeterPointSchema = Obj({
   identifier: NonBlankText({ format: 'mpan', description: 'The 13-digit MPAN core.' }),
   is_deenergised: Opt(Bool({ default: false })),
   measurement_class: Opt(Choice(MEASUREMENT_CLASSES, { description: 'Required for unmetered supplies.' })),
-  meters: Opt(List(MeterSchema)),
+  meters: Opt(List(ElectricityMeterSchema)),
   mop_to_appoint: Opt(Nullable(MarketParticipantId(4, 'Deprecated: use agents.mop_contract.'))),
   mpid: NonBlankText({ maxLength: 4, format: 'market-participant-id', description: 'Supplier MPID.' }),
   profile_class: Opt(Int()),
@@ -127,5 +107,3 @@ export const ElectricityMeterPointSchema = Obj({
 });
 
 export type ElectricityMeterPoint = Static<typeof ElectricityMeterPointSchema>;
-export type ElectricityMeter = Static<typeof MeterSchema>;
-export type ElectricityRegister = Static<typeof RegisterSchema>;

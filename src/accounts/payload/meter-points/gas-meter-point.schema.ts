@@ -1,10 +1,10 @@
 /** `supply_addresses[].meter_points[]` with `supply_type: GAS`. */
 import { type Static, Type } from '@sinclair/typebox';
+import { GasMeterSchema } from '../meters/meters.schema.ts';
 import {
   CalendarDate,
   Choice,
   Decimal,
-  Int,
   List,
   NonBlankText,
   Nullable,
@@ -16,9 +16,7 @@ import {
   agreementFields,
   BESPOKE_PAYMENT_METHODS,
   MarketParticipantId,
-  meterFields,
   meterPointFields,
-  prepayFields,
 } from './meter-point-parts.schema.ts';
 import { GAS_READING_CYCLES, LOCAL_DISTRIBUTION_ZONES } from './meter-points.enums.ts';
 
@@ -41,27 +39,6 @@ const AnnualQuantitySchema = Obj({
   source: Opt(Text({ maxLength: 255 })),
 });
 
-const DebtRepaymentOptionsSchema = Obj({
-  weekly_max: Opt(Decimal(10, 10, { description: 'Pounds.' })),
-  weekly_min: Opt(Decimal(10, 10, { description: 'Pounds.' })),
-});
-
-const MeterSchema = Obj({
-  ...meterFields,
-  gas_number_of_digits: Int({ minimum: 1, maximum: 15 }),
-  last_billed_to_date: Opt(
-    CalendarDate({ description: 'Here or on the account, unless the meter is off supply.' }),
-  ),
-  prepay_customer_reference_number: Opt(Text({ maxLength: 20 })),
-  prepay_details: Opt(
-    Obj(
-      { ...prepayFields, gas_debt_repayment_options: Opt(DebtRepaymentOptionsSchema) },
-      { description: 'Prepay meters only.' },
-    ),
-  ),
-  units_of_measure: Opt(Choice(['SCFH', 'SCMH'] as const, { default: 'SCMH' })),
-});
-
 export const GasMeterPointSchema = Obj({
   supply_type: Type.Literal('GAS'),
   ...meterPointFields,
@@ -70,11 +47,10 @@ export const GasMeterPointSchema = Obj({
   identifier: NonBlankText({ format: 'mprn', description: 'The MPRN.' }),
   ldz: Opt(Choice(LOCAL_DISTRIBUTION_ZONES)),
   mam_to_appoint: Opt(Nullable(MarketParticipantId(3, 'Meter asset manager to appoint.'))),
-  meters: Opt(List(MeterSchema)),
+  meters: Opt(List(GasMeterSchema)),
   mpid: NonBlankText({ maxLength: 4, format: 'market-participant-id', description: 'Supplier id.' }),
   regular_reading_cycle: Opt(Choice(GAS_READING_CYCLES)),
   shipper_mpid: NonBlankText({ maxLength: 3, format: 'market-participant-id', description: 'Shipper id.' }),
 });
 
 export type GasMeterPoint = Static<typeof GasMeterPointSchema>;
-export type GasMeter = Static<typeof MeterSchema>;

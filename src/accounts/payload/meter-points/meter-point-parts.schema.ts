@@ -1,4 +1,4 @@
-/** Objects electricity and gas meter points share: readings, agreements' parts, exemptions, smart data. */
+/** Objects electricity and gas meter points share: agreements' parts, tax exemptions, smart data. */
 import { Type } from '@sinclair/typebox';
 import {
   AnyJson,
@@ -22,27 +22,9 @@ import {
   SMART_REFUSAL_REASONS,
 } from './meter-points.enums.ts';
 
-const READING_TYPES = ['CUSTOMER', 'ESTIMATE', 'ROUTINE', 'SMART', 'REGULAR'] as const;
-export const SMART_TYPES = ['NONE', 'SMETS1', 'SMETS1_ENROLLED', 'SMETS2'] as const;
 export const MEASUREMENT_CLASSES = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
 export const BESPOKE_PAYMENT_METHODS = ['DD', 'NDD', 'PP', ''] as const;
 const PAYMENT_METHOD_CHARACTERISTICS = ['NON_DIRECT_DEBIT', 'PREPAYMENT', 'DIRECT_DEBIT'] as const;
-
-export const TransferReadingSchema = Obj({
-  reading_date: CalendarDate({ description: 'Equals the last billed to date that applies to the meter.' }),
-  reading_type: Choice(READING_TYPES),
-  reading_value: Decimal(10, 10),
-  register_id: Opt(Text({ maxLength: 32, description: 'Electricity: required, a register of the meter.' })),
-});
-
-export const HistoricalReadingSchema = Obj({
-  billed: Bool({ description: 'Billed readings may not be after the last billed to date.' }),
-  reading_date: CalendarDate(),
-  reading_type: Choice(READING_TYPES),
-  reading_value: Decimal(10, 10),
-  register_id: Opt(Text({ maxLength: 32, description: 'Electricity: a register of the meter.' })),
-  validation_status: Opt(Choice(['VALIDATED', 'UNVALIDATED', 'FAILED'] as const, { default: 'VALIDATED' })),
-});
 
 export const TaxExemptionSchema = Obj({
   effective_from: CalendarDate(),
@@ -140,34 +122,6 @@ export const meterPointFields = {
   ),
   supply_start_date: CalendarDate({ description: 'A billable meter point cannot start in the future.' }),
   vat_exemptions: Opt(List(TaxExemptionSchema, { description: 'Business accounts only.' })),
-};
-
-/** Fields both meter types carry. */
-export const meterFields = {
-  installed_on: Opt(Nullable(CalendarDate())),
-  is_prepay: Opt(Bool({ default: false })),
-  meter_serial_number: NonBlankText({ maxLength: 32, format: 'meter-serial-number' }),
-  reading_history: Opt(List(HistoricalReadingSchema)),
-  removed_on: Opt(
-    Nullable(CalendarDate({ description: 'An exchanged meter needs a reading on this date.' })),
-  ),
-  smart_commissioned_on: Opt(
-    Nullable(CalendarDate({ description: 'Smart meters only; not in the future.' })),
-  ),
-  smart_device_id: Opt(
-    Nullable(
-      Text({ format: 'smart-device-id', description: 'Smart meters only, like 01-23-45-67-89-AB-CD-EF.' }),
-    ),
-  ),
-  smart_type: Opt(Choice(SMART_TYPES, { default: 'NONE' })),
-  transfer_readings: Opt(List(TransferReadingSchema)),
-};
-
-/** Fields of both prepayment detail objects. */
-export const prepayFields = {
-  credit_balance: Decimal(10, 10, { description: 'Pounds, at the last statement closing.' }),
-  debt_balance: Decimal(10, 10, { description: 'Pounds.' }),
-  transfer_vend_read_date: CalendarDate({ description: 'The last billed to date or the day before it.' }),
 };
 
 export const MarketParticipantId = (maxLength: number, description: string) =>

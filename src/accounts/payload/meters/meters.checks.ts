@@ -12,10 +12,10 @@ import {
   registerLastBilledToDate,
   settlementRegisters,
 } from '../account-facts.ts';
-import type { MeterPoint } from '../addresses/addresses.schema.ts';
-import type { ElectricityMeter } from '../meter-points/electricity-meter-point.schema.ts';
+import type { MeterPoint } from '../meter-points/meter-points.schema.ts';
 import { type CheckContext, isFilled } from '../validation/check-context.ts';
 import { findRepeatedIndexes } from '../validation/duplicates.ts';
+import type { ElectricityMeter } from './meters.schema.ts';
 import { isAcceptedTransferVendReadDate } from './prepay-vend-date.ts';
 
 interface MeterScope {

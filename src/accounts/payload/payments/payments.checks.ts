@@ -1,4 +1,4 @@
-/** Rules on payment instructions, schedules, plans and payment adequacy reviews. */
+/** Rules on payment instructions, schedules, plans, preferences and payment adequacy reviews. */
 import { calendarDateOf, instantOf } from '../../../vocabulary/calendar-date.ts';
 import { MONEY_SCALE, toScaledInteger } from '../../../vocabulary/decimal.ts';
 import type { AccountFacts } from '../account-facts.ts';
@@ -284,6 +284,49 @@ function checkScheduleTimelines(ctx: CheckContext, schedules: ReadonlyArray<Loca
           'A future schedule starts the day after the previous one ends.',
         );
       }
+    }
+  }
+}
+
+/** Each payment preference points at a ledger of the payload (once) and, when ACTIVE_NEW, at a payment instruction. */
+export function checkPaymentPreferences(
+  ctx: CheckContext,
+  facts: AccountFacts,
+  ledgerIds: Set<string>,
+): void {
+  const { payload } = facts;
+  const preferences = cleanItems(ctx, payload.payment_preferences, 'payment_preferences');
+  const ledgersKnown = ctx.isClean('ledgers');
+  for (const { value, path } of preferences) {
+    if (ledgersKnown && !ledgerIds.has(value.ledger_identifier)) {
+      ctx.report(
+        `${path}.ledger_identifier`,
+        'invalid_payment_preference_ledger_identifier',
+        'No ledger has this ledger_identifier.',
+      );
+    }
+  }
+  for (const index of findRepeatedIndexes(preferences, ({ value }) => value.ledger_identifier)) {
+    ctx.report(
+      `${preferences[index].path}.ledger_identifier`,
+      'duplicate_ledger_in_payment_preferences',
+      'A ledger has at most one payment preference.',
+    );
+  }
+  if (!ctx.isClean('payment_instructions')) return;
+  const instructionIds = new Set(
+    (payload.payment_instructions ?? []).map((i) => i.instruction_identifier).filter(isFilled),
+  );
+  for (const { value, path } of preferences) {
+    if (
+      value.type === 'ACTIVE_NEW' &&
+      !instructionIds.has(value.instruction_reference_params.instruction_identifier)
+    ) {
+      ctx.report(
+        `${path}.instruction_reference_params.instruction_identifier`,
+        'active_new_payment_preference_invalid_instruction_identifier',
+        'No payment instruction has this instruction_identifier.',
+      );
     }
   }
 }

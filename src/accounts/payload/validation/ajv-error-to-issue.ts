@@ -11,8 +11,7 @@ import {
   type DecimalDigits,
   type DecimalFieldProblem,
 } from '../../../vocabulary/field-types.ts';
-import type { FieldFormat } from './field-format-names.ts';
-import { FORMAT_CHECKS, FORMAT_DETAILS } from './field-formats.ts';
+import { type FieldFormat, FORMAT_CHECKS, FORMAT_DETAILS } from './field-formats.ts';
 import { ERROR_CODE } from './schema-builders.ts';
 import { TAG_VALUES } from './split-schema.ts';
 

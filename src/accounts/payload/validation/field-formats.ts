@@ -1,9 +1,10 @@
 /**
- * What each schema `format` checks and which error code a failure gets. Every format accepts the
- * empty string: whether a field may be blank is the schema's `minLength` (code `blank`), so a
- * blank optional field is not also reported as, say, an invalid phone number.
+ * The field formats of the account payload, in one table: each `format` name the schema uses, the
+ * rule that checks it (in the subject folder it belongs to, or here when several share it) and
+ * the error code a failure gets. Every format accepts the empty string: whether a field may be
+ * blank is the schema's `minLength` (code `blank`), so a blank optional field is not also reported
+ * as, say, an invalid phone number.
  */
-
 import { isDocumentPath } from '../../../infra/storage/document-path.ts';
 import {
   isCalendarDate,
@@ -18,7 +19,6 @@ import { isValidPhoneNumber } from '../customers/phone-number.ts';
 import { isValidMpan } from '../meter-points/mpan.ts';
 import { isValidMprn } from '../meter-points/mprn.ts';
 import { isValidMeterSerialNumber } from '../meters/meter-serial-number.ts';
-import type { FieldFormat } from './field-format-names.ts';
 import {
   isDeliveryPointIdentifier,
   isElectricityPrepayReference,
@@ -30,6 +30,43 @@ import {
   isTimePatternRegime,
 } from './industry-identifiers.ts';
 import { isRegistryCode } from './registry-code.ts';
+
+/**
+ * The `format` names the schema uses. The standard names (`date`, `date-time`, `time`, `email`)
+ * keep their usual meaning in the OpenAPI document; the others name a GB-industry or registry
+ * identifier format.
+ */
+export type FieldFormat =
+  | 'date'
+  | 'date-time'
+  | 'date-or-date-time'
+  | 'time'
+  | 'email'
+  | 'customer-email'
+  | 'billing-email'
+  | 'phone-number'
+  | 'gb-postcode'
+  | 'mpan'
+  | 'mprn'
+  | 'mpxn'
+  | 'meter-serial-number'
+  | 'tariff-code'
+  | 'product-code'
+  | 'ledger-code'
+  | 'campaign-slug'
+  | 'dunning-path-name'
+  | 'reference-namespace'
+  | 'contribution-scheme-code'
+  | 'market-participant-id'
+  | 'tpr'
+  | 'psr-industry-code'
+  | 'delivery-point-identifier'
+  | 'company-number'
+  | 'smart-device-id'
+  | 'portfolio-number'
+  | 'tax-year'
+  | 'electricity-prepay-reference'
+  | 'document-path';
 
 /** Returns the error code for `value`, or null when it is fine. */
 export type FormatCheck = (value: string) => string | null;

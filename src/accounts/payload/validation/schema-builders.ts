@@ -14,7 +14,7 @@ import {
   Type,
 } from '@sinclair/typebox';
 import { DecimalField, IntegerField } from '../../../vocabulary/field-types.ts';
-import type { FieldFormat } from './field-format-names.ts';
+import type { FieldFormat } from './field-formats.ts';
 
 interface Described {
   description?: string;

@@ -4,6 +4,16 @@ import { mpanCheckDigit } from '../../../../src/accounts/payload/meter-points/mp
 import { errorsOf, exampleAccount, get, set } from '../support/payload-fixtures.ts';
 import { ruleCases } from '../support/rule-cases.ts';
 
+const NO_LEGACY_BILLING = {
+  billing_address1: undefined,
+  billing_address2: undefined,
+  billing_address3: undefined,
+  billing_address4: undefined,
+  billing_address5: undefined,
+  billing_postcode: undefined,
+};
+const OCCUPIER = { unknown_occupier: true, customers: [] };
+
 const secondAddress = (changes: Record<string, unknown> = {}) => ({
   customer_at_supply_address_from_date: '2019-01-01',
   supply_address1: '2 Other Road',
@@ -113,4 +123,64 @@ describe('twin element (import/export) meters', () => {
     assert.ok(!codes.includes('import_meter_not_found_for_export_meter'), codes.join());
     assert.ok(!codes.includes('unexpected_number_of_meter_points_found_for_meter'), codes.join());
   });
+});
+
+describe('billing address', () => {
+  ruleCases([
+    {
+      rejects: 'a billing_address object alongside billing_address1..5',
+      changes: { billing_address: { country: 'GB', postal_code: 'W1F 9DE' } },
+      attr: 'billing_address',
+      code: 'billing_address_new_style_and_legacy',
+    },
+    {
+      rejects: 'a non-occupier account without billing_postcode',
+      changes: { billing_postcode: '' },
+      attr: 'billing_postcode',
+      code: 'billing_address_not_provided',
+    },
+    {
+      rejects: 'a non-occupier account without billing_address1',
+      changes: { billing_address1: undefined },
+      attr: 'billing_address1',
+      code: 'billing_address_not_provided',
+    },
+    {
+      accepts: 'a billing_address object instead of the legacy lines',
+      changes: { ...NO_LEGACY_BILLING, billing_address: { country: 'GB', postal_code: 'w1f9de' } },
+    },
+    {
+      accepts: 'an occupier account without a billing address',
+      changes: { ...OCCUPIER, ...NO_LEGACY_BILLING },
+    },
+    {
+      rejects: 'an occupier billing address with lines but no first line',
+      changes: { ...OCCUPIER, billing_address1: '' },
+      attr: 'billing_address1',
+      code: 'invalid_address',
+    },
+    {
+      rejects: 'a GB billing_address with an invalid postcode',
+      changes: { ...NO_LEGACY_BILLING, billing_address: { country: 'GB', postal_code: 'NOT A CODE' } },
+      attr: 'billing_address.postal_code',
+      code: 'invalid_postcode',
+    },
+    {
+      accepts: 'a foreign billing_address postcode',
+      changes: { ...NO_LEGACY_BILLING, billing_address: { country: 'FR', postal_code: '75001' } },
+    },
+    {
+      rejects: 'a billing_address with both street_address and structured_street_address',
+      changes: {
+        ...NO_LEGACY_BILLING,
+        billing_address: {
+          country: 'GB',
+          street_address: '1 A St',
+          structured_street_address: { line: '1 A St' },
+        },
+      },
+      attr: 'billing_address.structured_street_address',
+      code: 'invalid_address',
+    },
+  ]);
 });

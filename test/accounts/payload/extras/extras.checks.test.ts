@@ -183,7 +183,7 @@ describe('contracts and agreements', () => {
   ]);
 });
 
-describe('complaints, references, statements, debts, deposits, FiT', () => {
+describe('complaints, references, FiT', () => {
   ruleCases([
     {
       rejects: 'an official complaint without a status',
@@ -204,58 +204,6 @@ describe('complaints, references, statements, debts, deposits, FiT', () => {
       },
       attr: 'references.1.value',
       code: 'reference_already_exists',
-    },
-    {
-      rejects: 'a statement without its PDF path',
-      changes: { 'statements.0.statement_path': undefined },
-      attr: 'statements.0.statement_path',
-      code: 'missing_statement_path_or_pdf_context',
-    },
-    {
-      rejects: 'a bill period ending before it starts',
-      changes: { 'statements.0.bill_period_to_date': '2019-05-31' },
-      attr: 'statements.0.bill_period_to_date',
-      code: 'start_date_later_than_end_date',
-    },
-    {
-      rejects: 'a debt placed with an agency without naming it',
-      changes: { 'debts.0.agency_name': '' },
-      attr: 'debts.0.agency_name',
-      code: 'debt_collection_agency_name_required',
-    },
-    {
-      rejects: 'two deposit agreements',
-      changes: {
-        deposit_agreements: [
-          { deposit_amount: '1', reason: 'r' },
-          { deposit_amount: '2', reason: 'r' },
-        ],
-      },
-      attr: 'deposit_agreements.1',
-      code: 'multiple_active_deposits_not_allowed',
-    },
-    {
-      rejects: 'a last interest date on an unfulfilled deposit',
-      changes: {
-        deposit_agreements: [{ deposit_amount: '1', reason: 'r', last_interest_date: '2020-01-01' }],
-      },
-      attr: 'deposit_agreements.0.last_interest_date',
-      code: 'last_interest_date_not_allowed',
-    },
-    {
-      rejects: 'a deposit fulfilled after its last interest date',
-      changes: {
-        deposit_agreements: [
-          {
-            deposit_amount: '1',
-            reason: 'r',
-            fulfilled_at: '2020-01-02T00:00:00Z',
-            last_interest_date: '2020-01-01',
-          },
-        ],
-      },
-      attr: 'deposit_agreements.0.fulfilled_at',
-      code: 'fulfilled_at_greater_than_last_interest_date',
     },
     {
       rejects: 'FiT BACS payments without a vendor',
