@@ -36,20 +36,7 @@ import {
   PaymentPromiseSchema,
   PaymentScheduleSchema,
 } from './payments/payments.schema.ts';
-import {
-  Bool,
-  CalendarDate,
-  Choice,
-  DateTime,
-  Decimal,
-  Identifier,
-  Int,
-  List,
-  Nullable,
-  Obj,
-  Opt,
-  Text,
-} from './validation/schema-builders.ts';
+import * as S from './validation/schema-builders.ts';
 
 /** Kinds of account. */
 const ACCOUNT_TYPES = [
@@ -95,123 +82,129 @@ const SALES_CHANNELS = [
   '',
 ] as const;
 
-const billingLine = () => Opt(Text({ maxLength: 512 }));
+const billingLine = () => S.Opt(S.Text({ maxLength: 512 }));
 
-export const AccountPayloadSchema = Obj(
+export const AccountPayloadSchema = S.Obj(
   {
-    account_billing_options: Opt(BillingOptionsSchema),
-    account_campaigns: Opt(
-      List(AccountCampaignSchema, { description: 'All by slug or all by name; no repeats.' }),
+    account_billing_options: S.Opt(BillingOptionsSchema),
+    account_campaigns: S.Opt(
+      S.List(AccountCampaignSchema, { description: 'All by slug or all by name; no repeats.' }),
     ),
-    account_type: Opt(Choice(ACCOUNT_TYPES)),
-    affiliate_subdomain: Opt(Nullable(Text({ description: 'Overrides sales channel and subchannel.' }))),
-    billing_address: Opt(AddressSchema),
-    billing_address1: Opt(
-      Text({ maxLength: 512, description: 'With billing_postcode, required unless occupier.' }),
+    account_type: S.Opt(S.Choice(ACCOUNT_TYPES)),
+    affiliate_subdomain: S.Opt(
+      S.Nullable(S.Text({ description: 'Overrides sales channel and subchannel.' })),
+    ),
+    billing_address: S.Opt(AddressSchema),
+    billing_address1: S.Opt(
+      S.Text({ maxLength: 512, description: 'With billing_postcode, required unless occupier.' }),
     ),
     billing_address2: billingLine(),
     billing_address3: billingLine(),
     billing_address4: billingLine(),
     billing_address5: billingLine(),
-    billing_attention_of: Opt(Text({ maxLength: 256 })),
-    billing_customer_reference: Opt(Text({ maxLength: 256 })),
-    billing_delivery_point_identifier: Opt(Text({ maxLength: 11, format: 'delivery-point-identifier' })),
-    billing_email: Opt(Nullable(Text({ maxLength: 254, format: 'billing-email' }))),
-    billing_name: Opt(Text({ maxLength: 510 })),
-    billing_postcode: Opt(
-      Text({ maxLength: 512, format: 'gb-postcode', description: 'Normalised to AA9A 9AA form.' }),
+    billing_attention_of: S.Opt(S.Text({ maxLength: 256 })),
+    billing_customer_reference: S.Opt(S.Text({ maxLength: 256 })),
+    billing_delivery_point_identifier: S.Opt(S.Text({ maxLength: 11, format: 'delivery-point-identifier' })),
+    billing_email: S.Opt(S.Nullable(S.Text({ maxLength: 254, format: 'billing-email' }))),
+    billing_name: S.Opt(S.Text({ maxLength: 510 })),
+    billing_postcode: S.Opt(
+      S.Text({ maxLength: 512, format: 'gb-postcode', description: 'Normalised to AA9A 9AA form.' }),
     ),
-    billing_sub_name: Opt(Text({ maxLength: 256 })),
-    business: Opt(BusinessSchema),
-    business_type: Opt(
-      Choice(ACCOUNT_BUSINESS_TYPES, { description: 'Deprecated: use business.business_type.' }),
+    billing_sub_name: S.Opt(S.Text({ maxLength: 256 })),
+    business: S.Opt(BusinessSchema),
+    business_type: S.Opt(
+      S.Choice(ACCOUNT_BUSINESS_TYPES, { description: 'Deprecated: use business.business_type.' }),
     ),
-    commission_contracts: Opt(List(CommissionContractSchema)),
-    communication_preference: Opt(Choice(['ONLINE', 'PRINT'] as const, { default: 'ONLINE' })),
-    company_number: Opt(
-      Text({
+    commission_contracts: S.Opt(S.List(CommissionContractSchema)),
+    communication_preference: S.Opt(S.Choice(['ONLINE', 'PRINT'] as const, { default: 'ONLINE' })),
+    company_number: S.Opt(
+      S.Text({
         maxLength: 100,
         format: 'company-number',
         description: 'Deprecated: use business.company_number.',
       }),
     ),
-    complaints: Opt(List(ComplaintSchema)),
-    consents: Opt(List(ConsentSchema, { description: 'Each consent type at most once.' })),
-    contribution_agreements: Opt(List(ContributionAgreementSchema)),
-    current_statement_transactions: Opt(
-      List(TransactionSchema, {
+    complaints: S.Opt(S.List(ComplaintSchema)),
+    consents: S.Opt(S.List(ConsentSchema, { description: 'Each consent type at most once.' })),
+    contribution_agreements: S.Opt(S.List(ContributionAgreementSchema)),
+    current_statement_transactions: S.Opt(
+      S.List(TransactionSchema, {
         description: 'Unbilled; with last_statement_balance they make up transfer_balance.',
       }),
     ),
-    customers: Opt(List(CustomerSchema, { description: 'None for an unknown occupier.' })),
-    date_of_sale: Opt(CalendarDate()),
-    dd_reference: Opt(Text({ maxLength: 512, description: 'Deprecated: use payment_instructions.' })),
-    debt: Opt(DebtSchema),
-    debts: Opt(List(DebtSchema, { description: 'Not together with the deprecated debt.' })),
-    deposit_agreements: Opt(List(DepositAgreementSchema, { description: 'At most one.' })),
-    document_accessibility: Opt(Choice(['LARGE_PRINT', 'BRAILLE', 'SPOKEN', ''] as const, { default: '' })),
-    dunning_path: Opt(DunningPathSchema),
-    external_account_number: Opt(
-      Identifier({ maxLength: 128, description: 'The account number in the source system; never blank.' }),
+    customers: S.Opt(S.List(CustomerSchema, { description: 'None for an unknown occupier.' })),
+    date_of_sale: S.Opt(S.CalendarDate()),
+    dd_reference: S.Opt(S.Text({ maxLength: 512, description: 'Deprecated: use payment_instructions.' })),
+    debt: S.Opt(DebtSchema),
+    debts: S.Opt(S.List(DebtSchema, { description: 'Not together with the deprecated debt.' })),
+    deposit_agreements: S.Opt(S.List(DepositAgreementSchema, { description: 'At most one.' })),
+    document_accessibility: S.Opt(
+      S.Choice(['LARGE_PRINT', 'BRAILLE', 'SPOKEN', ''] as const, { default: '' }),
     ),
-    fit: Opt(FitSchema),
-    historical_statement_transactions: Opt(
-      List(TransactionSchema, { description: 'Already billed; they sum to last_statement_balance.' }),
+    dunning_path: S.Opt(DunningPathSchema),
+    external_account_number: S.Opt(
+      S.Identifier({ maxLength: 128, description: 'The account number in the source system; never blank.' }),
     ),
-    import_supplier: Identifier({ description: 'Code of the import supplier migrating the account.' }),
-    is_managed: Opt(Nullable(Bool({ description: 'Deprecated: use account_type.' }))),
-    is_portfolio_lead: Opt(Nullable(Bool({ description: 'Deprecated: use account_type.' }))),
-    language_preference: Opt(Choice(['en-gb', 'en-us', 'es-419', 'fr-fr'] as const)),
-    last_billed_to_date: Opt(CalendarDate({ description: 'Inclusive.' })),
-    last_payment_review_date: Opt(Nullable(CalendarDate({ description: 'Not in the future.' }))),
-    last_statement_balance: Opt(Decimal(10, 10, { description: 'Deprecated: use ledgers. Pounds.' })),
-    last_statement_closing_date: Opt(CalendarDate({ description: 'Deprecated: use ledgers.' })),
-    last_statement_issue_date: Opt(CalendarDate({ description: 'Deprecated: use ledgers.' })),
-    ledgers: Opt(List(LedgerRecordSchema)),
-    metadata: Opt(List(MetadataSchema, { description: 'Keys unique.' })),
-    next_bill_due_date: Opt(
-      Nullable(CalendarDate({ description: 'Required for quarterly non-industry billing.' })),
+    fit: S.Opt(FitSchema),
+    historical_statement_transactions: S.Opt(
+      S.List(TransactionSchema, { description: 'Already billed; they sum to last_statement_balance.' }),
     ),
-    notes: Opt(List(NoteSchema)),
-    operations_team_name: Opt(Text({ description: 'An existing operations team.' })),
-    partner_organisations: Opt(List(PartnerOrganisationSchema)),
-    payment_adequacy_changes: Opt(
-      List(PaymentAdequacyChangeSchema, { description: 'Not together with last_payment_review_date.' }),
+    import_supplier: S.Identifier({ description: 'Code of the import supplier migrating the account.' }),
+    is_managed: S.Opt(S.Nullable(S.Bool({ description: 'Deprecated: use account_type.' }))),
+    is_portfolio_lead: S.Opt(S.Nullable(S.Bool({ description: 'Deprecated: use account_type.' }))),
+    language_preference: S.Opt(S.Choice(['en-gb', 'en-us', 'es-419', 'fr-fr'] as const)),
+    last_billed_to_date: S.Opt(S.CalendarDate({ description: 'Inclusive.' })),
+    last_payment_review_date: S.Opt(S.Nullable(S.CalendarDate({ description: 'Not in the future.' }))),
+    last_statement_balance: S.Opt(S.Decimal(10, 10, { description: 'Deprecated: use ledgers. Pounds.' })),
+    last_statement_closing_date: S.Opt(S.CalendarDate({ description: 'Deprecated: use ledgers.' })),
+    last_statement_issue_date: S.Opt(S.CalendarDate({ description: 'Deprecated: use ledgers.' })),
+    ledgers: S.Opt(S.List(LedgerRecordSchema)),
+    metadata: S.Opt(S.List(MetadataSchema, { description: 'Keys unique.' })),
+    next_bill_due_date: S.Opt(
+      S.Nullable(S.CalendarDate({ description: 'Required for quarterly non-industry billing.' })),
     ),
-    payment_instructions: Opt(List(PaymentInstructionSchema)),
-    payment_plans: Opt(List(PaymentPlanSchema)),
-    payment_preferences: Opt(List(PaymentPreferenceSchema)),
-    payment_promises: Opt(List(PaymentPromiseSchema)),
-    payment_schedules: Opt(List(PaymentScheduleSchema)),
-    portfolio: Opt(Nullable(AccountPortfolioSchema)),
-    references: Opt(List(AccountReferenceSchema)),
-    sales_channel: Opt(Choice(SALES_CHANNELS, { default: 'DIRECT' })),
-    sales_subchannel: Opt(Text()),
-    smart_read_cycle_day: Opt(Int({ description: 'Day of the month, 1 to 28.' })),
-    smart_read_frequency: Opt(Choice(['MONTHLY', 'DAILY', 'HALF_HOURLY', 'DENIED', ''] as const)),
-    statements: Opt(List(StatementSchema)),
-    supply_addresses: Opt(List(SupplyAddressSchema)),
-    transfer_balance: Opt(Decimal(10, 10, { description: 'Pounds; credit positive, debit negative.' })),
-    unknown_occupier: Opt(
-      Nullable(Bool({ description: 'If true: no customers, at most one supply address.' })),
+    notes: S.Opt(S.List(NoteSchema)),
+    operations_team_name: S.Opt(S.Text({ description: 'An existing operations team.' })),
+    partner_organisations: S.Opt(S.List(PartnerOrganisationSchema)),
+    payment_adequacy_changes: S.Opt(
+      S.List(PaymentAdequacyChangeSchema, { description: 'Not together with last_payment_review_date.' }),
     ),
-    warm_home_discount: Opt(List(WarmHomeDiscountSchema)),
+    payment_instructions: S.Opt(S.List(PaymentInstructionSchema)),
+    payment_plans: S.Opt(S.List(PaymentPlanSchema)),
+    payment_preferences: S.Opt(S.List(PaymentPreferenceSchema)),
+    payment_promises: S.Opt(S.List(PaymentPromiseSchema)),
+    payment_schedules: S.Opt(S.List(PaymentScheduleSchema)),
+    portfolio: S.Opt(S.Nullable(AccountPortfolioSchema)),
+    references: S.Opt(S.List(AccountReferenceSchema)),
+    sales_channel: S.Opt(S.Choice(SALES_CHANNELS, { default: 'DIRECT' })),
+    sales_subchannel: S.Opt(S.Text()),
+    smart_read_cycle_day: S.Opt(S.Int({ description: 'Day of the month, 1 to 28.' })),
+    smart_read_frequency: S.Opt(S.Choice(['MONTHLY', 'DAILY', 'HALF_HOURLY', 'DENIED', ''] as const)),
+    statements: S.Opt(S.List(StatementSchema)),
+    supply_addresses: S.Opt(S.List(SupplyAddressSchema)),
+    transfer_balance: S.Opt(S.Decimal(10, 10, { description: 'Pounds; credit positive, debit negative.' })),
+    unknown_occupier: S.Opt(
+      S.Nullable(S.Bool({ description: 'If true: no customers, at most one supply address.' })),
+    ),
+    warm_home_discount: S.Opt(S.List(WarmHomeDiscountSchema)),
   },
   { description: 'A GB energy account to import.' },
 );
 
 export type AccountPayload = Static<typeof AccountPayloadSchema>;
 
-export const TaskParamsSchema = Obj(
+export const TaskParamsSchema = S.Obj(
   {
-    is_dry_run: Opt(
-      Bool({ default: false, description: 'Create the account in a transaction that is rolled back.' }),
+    is_dry_run: S.Opt(
+      S.Bool({ default: false, description: 'Create the account in a transaction that is rolled back.' }),
     ),
-    schedule_window_start: Opt(
-      Nullable(DateTime({ description: 'Not before this instant; not in the past. Default: now.' })),
+    schedule_window_start: S.Opt(
+      S.Nullable(S.DateTime({ description: 'Not before this instant; not in the past. Default: now.' })),
     ),
-    schedule_window_end: Opt(
-      Nullable(DateTime({ description: 'At most 4 days ahead; after the start. Default: start + 4 days.' })),
+    schedule_window_end: S.Opt(
+      S.Nullable(
+        S.DateTime({ description: 'At most 4 days ahead; after the start. Default: start + 4 days.' }),
+      ),
     ),
   },
   { description: 'How and when to run the scheduled creation.' },

@@ -2,17 +2,7 @@
 import type { Static } from '@sinclair/typebox';
 import { personFields, USER_ROLES } from '../customers/customers.schema.ts';
 import { NoteSchema } from '../extras/extras.schema.ts';
-import {
-  AnyJson,
-  Bool,
-  Choice,
-  List,
-  NonBlankText,
-  Nullable,
-  Obj,
-  Opt,
-  Text,
-} from '../validation/schema-builders.ts';
+import * as S from '../validation/schema-builders.ts';
 
 /** Legal forms of a business. */
 export const BUSINESS_TYPES = [
@@ -32,36 +22,36 @@ export const BUSINESS_TYPES = [
   'TBD',
 ] as const;
 
-const PortfolioReferenceSchema = Obj({
-  namespace: Choice(['external-portfolio-reference-id', 'portfolio-label'] as const),
-  value: NonBlankText({ maxLength: 100 }),
+const PortfolioReferenceSchema = S.Obj({
+  namespace: S.Choice(['external-portfolio-reference-id', 'portfolio-label'] as const),
+  value: S.NonBlankText({ maxLength: 100 }),
 });
 
-const PortfolioSettingsSchema = Obj(
+const PortfolioSettingsSchema = S.Obj(
   {
-    collective_billing: Opt(Bool({ default: false })),
-    collective_payments: Opt(Bool({ default: false })),
-    delegate_billing_schedule_to_children: Opt(Bool({ default: false })),
-    send_collective_bill_constituent_messages: Opt(Bool({ default: false })),
+    collective_billing: S.Opt(S.Bool({ default: false })),
+    collective_payments: S.Opt(S.Bool({ default: false })),
+    delegate_billing_schedule_to_children: S.Opt(S.Bool({ default: false })),
+    send_collective_bill_constituent_messages: S.Opt(S.Bool({ default: false })),
   },
   { description: 'Only on a portfolio lead account.' },
 );
 
-const BusinessDetailSchema = Obj({
-  key: Choice(['sic_codes', 'vat_number', 'registered_charity_number', 'ofgem_protection_label'] as const),
-  value: AnyJson({ description: 'Type must match the registered key.' }),
+const BusinessDetailSchema = S.Obj({
+  key: S.Choice(['sic_codes', 'vat_number', 'registered_charity_number', 'ofgem_protection_label'] as const),
+  value: S.AnyJson({ description: 'Type must match the registered key.' }),
 });
 
-const BusinessPortfolioSchema = Obj({
-  billing_name: Opt(Text({ maxLength: 510 })),
-  notes: Opt(List(NoteSchema)),
-  portfolio_references: List(PortfolioReferenceSchema, { minItems: 1 }),
-  portfolio_settings: Opt(Nullable(PortfolioSettingsSchema)),
+const BusinessPortfolioSchema = S.Obj({
+  billing_name: S.Opt(S.Text({ maxLength: 510 })),
+  notes: S.Opt(S.List(NoteSchema)),
+  portfolio_references: S.List(PortfolioReferenceSchema, { minItems: 1 }),
+  portfolio_settings: S.Opt(S.Nullable(PortfolioSettingsSchema)),
 });
 
-const BusinessUserSchema = Obj({
+const BusinessUserSchema = S.Obj({
   ...personFields,
-  business_roles: List(Choice(USER_ROLES)),
+  business_roles: S.List(S.Choice(USER_ROLES)),
 });
 
 /**
@@ -69,27 +59,31 @@ const BusinessUserSchema = Obj({
  * (`enforce_business_contracts_exist`), not by the payload; the payload may carry the fields
  * of either, so this is their union.
  */
-export const BusinessSchema = Obj({
-  business_contract_identifier: Opt(Text({ description: 'Deprecated: use business_contract_identifiers.' })),
-  business_contract_identifiers: Opt(
-    List(NonBlankText(), { description: 'Contracts the account links to; agreements may refer to them.' }),
+export const BusinessSchema = S.Obj({
+  business_contract_identifier: S.Opt(
+    S.Text({ description: 'Deprecated: use business_contract_identifiers.' }),
   ),
-  business_type: Opt(Choice(BUSINESS_TYPES)),
-  company_name: Opt(Text({ maxLength: 255 })),
-  company_number: Opt(
-    Text({ maxLength: 100, format: 'company-number', description: 'Companies House number; normalised.' }),
+  business_contract_identifiers: S.Opt(
+    S.List(S.NonBlankText(), {
+      description: 'Contracts the account links to; agreements may refer to them.',
+    }),
   ),
-  details: Opt(List(BusinessDetailSchema, { description: 'Each key at most once.' })),
-  portfolios: Opt(List(BusinessPortfolioSchema)),
-  segment_name: Opt(Text({ description: 'Segment as configured for the instance.' })),
-  users: Opt(List(BusinessUserSchema)),
+  business_type: S.Opt(S.Choice(BUSINESS_TYPES)),
+  company_name: S.Opt(S.Text({ maxLength: 255 })),
+  company_number: S.Opt(
+    S.Text({ maxLength: 100, format: 'company-number', description: 'Companies House number; normalised.' }),
+  ),
+  details: S.Opt(S.List(BusinessDetailSchema, { description: 'Each key at most once.' })),
+  portfolios: S.Opt(S.List(BusinessPortfolioSchema)),
+  segment_name: S.Opt(S.Text({ description: 'Segment as configured for the instance.' })),
+  users: S.Opt(S.List(BusinessUserSchema)),
 });
 
-export const AccountPortfolioSchema = Obj({
-  billing_name: Opt(Text({ maxLength: 510 })),
-  notes: Opt(List(NoteSchema)),
-  portfolio_references: Opt(List(PortfolioReferenceSchema)),
-  portfolio_settings: Opt(Nullable(PortfolioSettingsSchema)),
+export const AccountPortfolioSchema = S.Obj({
+  billing_name: S.Opt(S.Text({ maxLength: 510 })),
+  notes: S.Opt(S.List(NoteSchema)),
+  portfolio_references: S.Opt(S.List(PortfolioReferenceSchema)),
+  portfolio_settings: S.Opt(S.Nullable(PortfolioSettingsSchema)),
 });
 
 export type Business = Static<typeof BusinessSchema>;

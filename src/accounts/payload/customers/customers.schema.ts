@@ -1,20 +1,6 @@
 /** `customers[]` and the person fields business users share with customers. */
 import type { Static } from '@sinclair/typebox';
-import {
-  AnyJson,
-  AnyJsonOrNull,
-  Bool,
-  CalendarDate,
-  Choice,
-  DateTime,
-  Int,
-  List,
-  NonBlankText,
-  Nullable,
-  Obj,
-  Opt,
-  Text,
-} from '../validation/schema-builders.ts';
+import * as S from '../validation/schema-builders.ts';
 
 /** Roles a customer or business user can hold. */
 export const USER_ROLES = [
@@ -55,96 +41,104 @@ const CREDIT_RISK_BRACKETS = ['LOW', 'MID', 'HIGH', 'UNKNOWN', ''] as const;
 
 /** A phone number, valid for GB numbering unless written in international form. */
 export const PhoneNumber = (description: string) =>
-  Nullable(Text({ maxLength: 32, format: 'phone-number', default: '', description }));
+  S.Nullable(S.Text({ maxLength: 32, format: 'phone-number', default: '', description }));
 
-export const ConsentSchema = Obj({
-  description: Opt(Text({ maxLength: 255 })),
-  signed_at: Opt(DateTime({ description: 'When the consent was given; not in the future.' })),
-  type: NonBlankText({ description: 'Consent type as configured for the instance.' }),
-  value: Choice(CONSENT_VALUES),
+export const ConsentSchema = S.Obj({
+  description: S.Opt(S.Text({ maxLength: 255 })),
+  signed_at: S.Opt(S.DateTime({ description: 'When the consent was given; not in the future.' })),
+  type: S.NonBlankText({ description: 'Consent type as configured for the instance.' }),
+  value: S.Choice(CONSENT_VALUES),
 });
 
-export const MetadataSchema = Obj({
-  key: NonBlankText({ maxLength: 1024, description: 'Unique within its list.' }),
-  value: AnyJson({ description: 'Any JSON value; stored as given.' }),
+export const MetadataSchema = S.Obj({
+  key: S.NonBlankText({ maxLength: 1024, description: 'Unique within its list.' }),
+  value: S.AnyJson({ description: 'Any JSON value; stored as given.' }),
 });
 
-export const AlternativePhoneNumberSchema = Obj({
-  phone_number: Opt(PhoneNumber('An additional contact number.')),
+export const AlternativePhoneNumberSchema = S.Obj({
+  phone_number: S.Opt(PhoneNumber('An additional contact number.')),
 });
 
-export const UserDetailSchema = Obj({
-  namespace: Choice(['external_user_id'] as const),
-  value: AnyJson(),
+export const UserDetailSchema = S.Obj({
+  namespace: S.Choice(['external_user_id'] as const),
+  value: S.AnyJson(),
 });
 
-const PreferencesSchema = Obj(
+const PreferencesSchema = S.Obj(
   {
-    is_user_psr_consent_obtained: Opt(Nullable(Bool())),
-    opted_into_associated_companies: Opt(Bool({ default: false })),
-    opted_into_offers: Opt(Bool({ default: false })),
-    opted_into_recommended: Opt(Bool({ default: true })),
-    opted_into_sms: Opt(Bool({ default: false })),
-    opted_into_third_parties: Opt(Bool({ default: false })),
-    opted_into_updates: Opt(Bool({ default: false })),
-    opted_into_whatsapp: Opt(Bool({ default: false })),
-    partner_password: Opt(Text({ maxLength: 10, default: '' })),
+    is_user_psr_consent_obtained: S.Opt(S.Nullable(S.Bool())),
+    opted_into_associated_companies: S.Opt(S.Bool({ default: false })),
+    opted_into_offers: S.Opt(S.Bool({ default: false })),
+    opted_into_recommended: S.Opt(S.Bool({ default: true })),
+    opted_into_sms: S.Opt(S.Bool({ default: false })),
+    opted_into_third_parties: S.Opt(S.Bool({ default: false })),
+    opted_into_updates: S.Opt(S.Bool({ default: false })),
+    opted_into_whatsapp: S.Opt(S.Bool({ default: false })),
+    partner_password: S.Opt(S.Text({ maxLength: 10, default: '' })),
   },
   { description: 'Deprecated: use consents. Marketing preferences.' },
 );
 
-const PsrSchema = Obj({
-  additional_information: Opt(Nullable(Text({ default: '' }))),
-  description: Opt(Nullable(Text({ default: '', description: 'A known PSR category description.' }))),
-  effective_from: Opt(Text({ format: 'date-or-date-time', description: 'A date or a date-time.' })),
-  effective_to: Opt(Nullable(DateTime({ description: 'Required for temporary PSR categories.' }))),
-  elec_industry_code: Opt(
-    Nullable(Text({ default: '', format: 'psr-industry-code', description: 'Two-digit J1699 needs code.' })),
+const PsrSchema = S.Obj({
+  additional_information: S.Opt(S.Nullable(S.Text({ default: '' }))),
+  description: S.Opt(S.Nullable(S.Text({ default: '', description: 'A known PSR category description.' }))),
+  effective_from: S.Opt(S.Text({ format: 'date-or-date-time', description: 'A date or a date-time.' })),
+  effective_to: S.Opt(S.Nullable(S.DateTime({ description: 'Required for temporary PSR categories.' }))),
+  elec_industry_code: S.Opt(
+    S.Nullable(
+      S.Text({ default: '', format: 'psr-industry-code', description: 'Two-digit J1699 needs code.' }),
+    ),
   ),
-  gas_industry_code: Opt(
-    Nullable(Text({ default: '', format: 'psr-industry-code', description: 'Two-digit J1699 needs code.' })),
+  gas_industry_code: S.Opt(
+    S.Nullable(
+      S.Text({ default: '', format: 'psr-industry-code', description: 'Two-digit J1699 needs code.' }),
+    ),
   ),
 });
 
 /** Fields a customer and a business user both carry. */
 export const personFields = {
-  alternative_phone_numbers: Opt(List(AlternativePhoneNumberSchema)),
-  contact_emails: Opt(List(Text({ format: 'email' }), { description: 'Extra e-mail addresses.' })),
-  credit_assessment_id: Opt(Nullable(Text())),
-  credit_result: Opt(Nullable(Text())),
-  credit_risk_bracket: Opt(Nullable(Choice(CREDIT_RISK_BRACKETS))),
-  credit_score: Opt(Nullable(Int({ minimum: 0, maximum: 9999 }))),
-  date_of_birth: Opt(Nullable(CalendarDate())),
-  deceased: Opt(Choice(DECEASED_STATES, { default: '' })),
-  details: Opt(AnyJsonOrNull({ description: 'Deprecated: use user_details.' })),
-  email: Opt(
-    Nullable(
-      Text({ maxLength: 254, format: 'customer-email', description: 'Test-looking addresses are rejected.' }),
+  alternative_phone_numbers: S.Opt(S.List(AlternativePhoneNumberSchema)),
+  contact_emails: S.Opt(S.List(S.Text({ format: 'email' }), { description: 'Extra e-mail addresses.' })),
+  credit_assessment_id: S.Opt(S.Nullable(S.Text())),
+  credit_result: S.Opt(S.Nullable(S.Text())),
+  credit_risk_bracket: S.Opt(S.Nullable(S.Choice(CREDIT_RISK_BRACKETS))),
+  credit_score: S.Opt(S.Nullable(S.Int({ minimum: 0, maximum: 9999 }))),
+  date_of_birth: S.Opt(S.Nullable(S.CalendarDate())),
+  deceased: S.Opt(S.Choice(DECEASED_STATES, { default: '' })),
+  details: S.Opt(S.AnyJsonOrNull({ description: 'Deprecated: use user_details.' })),
+  email: S.Opt(
+    S.Nullable(
+      S.Text({
+        maxLength: 254,
+        format: 'customer-email',
+        description: 'Test-looking addresses are rejected.',
+      }),
     ),
   ),
-  family_name: Opt(Text({ maxLength: 255, default: '' })),
-  given_name: Opt(Text({ maxLength: 255, default: '' })),
-  label: Opt(Nullable(Text())),
-  landline: Opt(PhoneNumber('Landline number.')),
-  mobile: Opt(PhoneNumber('Mobile number.')),
-  salutation: Opt(Nullable(Text({ maxLength: 128, default: '' }))),
-  title: Opt(Nullable(Text({ maxLength: 20, default: '' }))),
-  unable_to_read_meters: Opt(Bool({ default: false })),
-  user_details: Opt(List(UserDetailSchema, { description: 'Namespaced identifiers of the person.' })),
+  family_name: S.Opt(S.Text({ maxLength: 255, default: '' })),
+  given_name: S.Opt(S.Text({ maxLength: 255, default: '' })),
+  label: S.Opt(S.Nullable(S.Text())),
+  landline: S.Opt(PhoneNumber('Landline number.')),
+  mobile: S.Opt(PhoneNumber('Mobile number.')),
+  salutation: S.Opt(S.Nullable(S.Text({ maxLength: 128, default: '' }))),
+  title: S.Opt(S.Nullable(S.Text({ maxLength: 20, default: '' }))),
+  unable_to_read_meters: S.Opt(S.Bool({ default: false })),
+  user_details: S.Opt(S.List(UserDetailSchema, { description: 'Namespaced identifiers of the person.' })),
 };
 
-export const CustomerSchema = Obj({
+export const CustomerSchema = S.Obj({
   ...personFields,
-  account_roles: Opt(List(Choice(USER_ROLES))),
-  consents: Opt(List(ConsentSchema, { description: 'Each consent type at most once.' })),
-  customer_preferences: Opt(PreferencesSchema),
-  metadata: Opt(List(MetadataSchema)),
-  portfolio_roles: Opt(List(Choice(USER_ROLES))),
-  pronouns: Opt(Nullable(Choice(PRONOUNS, { default: '' }))),
-  psr: Opt(List(PsrSchema, { description: 'Priority Services Register needs.' })),
-  role: Opt(Nullable(Choice(USER_ROLES, { description: 'Deprecated: use portfolio_roles.' }))),
-  user_identifier: Opt(
-    Text({ description: 'Key other parts of the payload use to refer to this customer.' }),
+  account_roles: S.Opt(S.List(S.Choice(USER_ROLES))),
+  consents: S.Opt(S.List(ConsentSchema, { description: 'Each consent type at most once.' })),
+  customer_preferences: S.Opt(PreferencesSchema),
+  metadata: S.Opt(S.List(MetadataSchema)),
+  portfolio_roles: S.Opt(S.List(S.Choice(USER_ROLES))),
+  pronouns: S.Opt(S.Nullable(S.Choice(PRONOUNS, { default: '' }))),
+  psr: S.Opt(S.List(PsrSchema, { description: 'Priority Services Register needs.' })),
+  role: S.Opt(S.Nullable(S.Choice(USER_ROLES, { description: 'Deprecated: use portfolio_roles.' }))),
+  user_identifier: S.Opt(
+    S.Text({ description: 'Key other parts of the payload use to refer to this customer.' }),
   ),
 });
 

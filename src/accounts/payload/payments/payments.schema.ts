@@ -1,20 +1,6 @@
 /** Payment arrangements: instructions, preferences, schedules, plans, promises, adequacy reviews. */
 import { type Static, Type } from '@sinclair/typebox';
-import {
-  Bool,
-  CalendarDate,
-  Choice,
-  DateTime,
-  Decimal,
-  Int,
-  List,
-  NonBlankText,
-  Nullable,
-  Obj,
-  Opt,
-  TaggedUnion,
-  Text,
-} from '../validation/schema-builders.ts';
+import * as S from '../validation/schema-builders.ts';
 
 export const PAYMENT_VENDORS = [
   'STRIPE',
@@ -24,112 +10,118 @@ export const PAYMENT_VENDORS = [
 ] as const;
 const PAYMENT_MEANS = ['DD', 'CARD', 'MANUAL', 'PAYMENT_SLIP'] as const;
 
-const LedgerCode = (description?: string) => Text({ format: 'ledger-code', description });
+const LedgerCode = (description?: string) => S.Text({ format: 'ledger-code', description });
 
-export const PaymentAdequacyChangeSchema = Obj({
-  applied_at: Opt(
-    Nullable(DateTime({ description: 'After created_at; not with should_not_be_applied_reason.' })),
+export const PaymentAdequacyChangeSchema = S.Obj({
+  applied_at: S.Opt(
+    S.Nullable(S.DateTime({ description: 'After created_at; not with should_not_be_applied_reason.' })),
   ),
-  average_monthly_charge: Int({ minimum: 0, description: 'The electricity plus the gas average.' }),
-  average_monthly_elec_charge: Int({ minimum: 0 }),
-  average_monthly_gas_charge: Int({ minimum: 0 }),
-  balance_adjustment: Int({
+  average_monthly_charge: S.Int({ minimum: 0, description: 'The electricity plus the gas average.' }),
+  average_monthly_elec_charge: S.Int({ minimum: 0 }),
+  average_monthly_gas_charge: S.Int({ minimum: 0 }),
+  balance_adjustment: S.Int({
     description: 'If not zero, the monthly gap between target and current balance.',
   }),
-  created_at: DateTime({ description: 'Not in the future.' }),
-  current_balance: Int(),
-  existing_direct_debit_payment: Int({ minimum: 0 }),
-  ledger: Opt(Obj({ ledger_code: NonBlankText({ format: 'ledger-code' }), ledger_identifier: Opt(Text()) })),
-  new_direct_debit: Int({
+  created_at: S.DateTime({ description: 'Not in the future.' }),
+  current_balance: S.Int(),
+  existing_direct_debit_payment: S.Int({ minimum: 0 }),
+  ledger: S.Opt(
+    S.Obj({ ledger_code: S.NonBlankText({ format: 'ledger-code' }), ledger_identifier: S.Opt(S.Text()) }),
+  ),
+  new_direct_debit: S.Int({
     minimum: 0,
     description: 'Between the existing payment and charge plus adjustment.',
   }),
-  should_not_be_applied_reason: Opt(
-    Nullable(Text({ maxLength: 512, description: 'Required when not applied.' })),
+  should_not_be_applied_reason: S.Opt(
+    S.Nullable(S.Text({ maxLength: 512, description: 'Required when not applied.' })),
   ),
-  target_balance: Int(),
+  target_balance: S.Int(),
 });
 
-export const PaymentInstructionSchema = Obj({
-  customer_reference: Opt(Text({ maxLength: 512 })),
-  instruction_identifier: Opt(Text({ description: 'Key ACTIVE_NEW payment preferences refer to.' })),
-  ledger_code: Opt(LedgerCode('On every instruction or on none.')),
-  reference: NonBlankText({ maxLength: 512, description: 'The vendor’s reference, e.g. a mandate id.' }),
-  type: Choice(['BPAY', 'CARD', 'CUSTOM', 'DIRECT_DEBIT', 'GMO_REFUND', 'PAYMENT_SLIP'] as const),
-  use_for_scheduled_payments: Opt(Bool()),
-  valid_from: Opt(Nullable(CalendarDate())),
-  vendor: Choice(PAYMENT_VENDORS),
+export const PaymentInstructionSchema = S.Obj({
+  customer_reference: S.Opt(S.Text({ maxLength: 512 })),
+  instruction_identifier: S.Opt(S.Text({ description: 'Key ACTIVE_NEW payment preferences refer to.' })),
+  ledger_code: S.Opt(LedgerCode('On every instruction or on none.')),
+  reference: S.NonBlankText({ maxLength: 512, description: 'The vendor’s reference, e.g. a mandate id.' }),
+  type: S.Choice(['BPAY', 'CARD', 'CUSTOM', 'DIRECT_DEBIT', 'GMO_REFUND', 'PAYMENT_SLIP'] as const),
+  use_for_scheduled_payments: S.Opt(S.Bool()),
+  valid_from: S.Opt(S.Nullable(S.CalendarDate())),
+  vendor: S.Choice(PAYMENT_VENDORS),
 });
 
-const PaymentPlanPaymentSchema = Obj({
-  amount_components: List(
-    Obj({
-      amount: Int({ minimum: 0 }),
-      component_type: NonBlankText({ description: 'Depends on the strategy.' }),
+const PaymentPlanPaymentSchema = S.Obj({
+  amount_components: S.List(
+    S.Obj({
+      amount: S.Int({ minimum: 0 }),
+      component_type: S.NonBlankText({ description: 'Depends on the strategy.' }),
     }),
     { description: 'Amounts sum to total_amount.' },
   ),
-  payment_date: CalendarDate(),
-  total_amount: Int({ minimum: 0 }),
+  payment_date: S.CalendarDate(),
+  total_amount: S.Int({ minimum: 0 }),
 });
 
-export const PaymentPlanSchema = Obj({
-  accepted_at: DateTime(),
-  payments: List(PaymentPlanPaymentSchema, { description: 'Each (payment date, component type) once.' }),
-  schedule_means: Choice(PAYMENT_MEANS),
-  strategy_name: NonBlankText({ description: 'An existing payment plan strategy.' }),
+export const PaymentPlanSchema = S.Obj({
+  accepted_at: S.DateTime(),
+  payments: S.List(PaymentPlanPaymentSchema, { description: 'Each (payment date, component type) once.' }),
+  schedule_means: S.Choice(PAYMENT_MEANS),
+  strategy_name: S.NonBlankText({ description: 'An existing payment plan strategy.' }),
 });
 
-const ledgerIdentifier = NonBlankText({ description: 'ledger_identifier of one of the payload’s ledgers.' });
+const ledgerIdentifier = S.NonBlankText({
+  description: 'ledger_identifier of one of the payload’s ledgers.',
+});
 
-export const PaymentPreferenceSchema = TaggedUnion('type', [
-  Obj({
+export const PaymentPreferenceSchema = S.TaggedUnion('type', [
+  S.Obj({
     type: Type.Literal('ACTIVE_EXISTING'),
-    instruction_reference_params: Obj({
-      vendor_name: Choice(PAYMENT_VENDORS),
-      vendor_reference: NonBlankText({ maxLength: 512 }),
+    instruction_reference_params: S.Obj({
+      vendor_name: S.Choice(PAYMENT_VENDORS),
+      vendor_reference: S.NonBlankText({ maxLength: 512 }),
     }),
     ledger_identifier: ledgerIdentifier,
   }),
-  Obj({
+  S.Obj({
     type: Type.Literal('ACTIVE_NEW'),
-    instruction_reference_params: Obj({
-      instruction_identifier: NonBlankText({
+    instruction_reference_params: S.Obj({
+      instruction_identifier: S.NonBlankText({
         maxLength: 512,
         description: 'instruction_identifier of one of payment_instructions.',
       }),
     }),
     ledger_identifier: ledgerIdentifier,
   }),
-  Obj({ type: Type.Literal('PASSIVE'), ledger_identifier: ledgerIdentifier }),
+  S.Obj({ type: Type.Literal('PASSIVE'), ledger_identifier: ledgerIdentifier }),
 ]);
 
-export const PaymentPromiseSchema = Obj({
-  amount: Decimal(8, 2),
-  ledger_code: Opt(LedgerCode()),
-  payment_date: CalendarDate(),
+export const PaymentPromiseSchema = S.Obj({
+  amount: S.Decimal(8, 2),
+  ledger_code: S.Opt(LedgerCode()),
+  payment_date: S.CalendarDate(),
 });
 
-const InstalmentSchema = Obj({
-  amount: Decimal(8, 2),
-  payment_date: CalendarDate({ description: 'Inside the schedule’s period.' }),
-  payment_type: Opt(Choice([''] as const)),
+const InstalmentSchema = S.Obj({
+  amount: S.Decimal(8, 2),
+  payment_date: S.CalendarDate({ description: 'Inside the schedule’s period.' }),
+  payment_type: S.Opt(S.Choice([''] as const)),
 });
 
-export const PaymentScheduleSchema = Obj({
-  amount: Opt(
-    Decimal(8, 2, { default: '0.00', description: 'Not zero for schedules not triggered by bills.' }),
+export const PaymentScheduleSchema = S.Obj({
+  amount: S.Opt(
+    S.Decimal(8, 2, { default: '0.00', description: 'Not zero for schedules not triggered by bills.' }),
   ),
-  balance_threshold: Opt(Decimal(8, 2, { description: 'Required for BALANCE-triggered schedules.' })),
-  day_of_month: Opt(Nullable(Int({ description: 'Payment day, 1 to 28; required for REGULAR schedules.' }))),
-  debt_repayment_element: Opt(Decimal(8, 2, { description: 'Needs debt_repayment_end_date.' })),
-  debt_repayment_end_date: Opt(CalendarDate({ description: 'Not after end_date.' })),
-  delay_days: Opt(Int({ description: 'Required with delay_strategy; BILL trigger only.' })),
-  delay_strategy: Opt(Choice(['FIXED', 'WORKING_DAYS'] as const)),
-  end_date: Opt(Nullable(CalendarDate({ description: 'Not before start_date; omit for open-ended.' }))),
-  exempt_from_payment_adequacy: Opt(Bool({ default: false, description: 'REGULAR schedules only.' })),
-  frequency: Opt(
-    Choice([
+  balance_threshold: S.Opt(S.Decimal(8, 2, { description: 'Required for BALANCE-triggered schedules.' })),
+  day_of_month: S.Opt(
+    S.Nullable(S.Int({ description: 'Payment day, 1 to 28; required for REGULAR schedules.' })),
+  ),
+  debt_repayment_element: S.Opt(S.Decimal(8, 2, { description: 'Needs debt_repayment_end_date.' })),
+  debt_repayment_end_date: S.Opt(S.CalendarDate({ description: 'Not after end_date.' })),
+  delay_days: S.Opt(S.Int({ description: 'Required with delay_strategy; BILL trigger only.' })),
+  delay_strategy: S.Opt(S.Choice(['FIXED', 'WORKING_DAYS'] as const)),
+  end_date: S.Opt(S.Nullable(S.CalendarDate({ description: 'Not before start_date; omit for open-ended.' }))),
+  exempt_from_payment_adequacy: S.Opt(S.Bool({ default: false, description: 'REGULAR schedules only.' })),
+  frequency: S.Opt(
+    S.Choice([
       'MONTHLY',
       'QUARTERLY',
       'WEEKLY',
@@ -139,14 +131,14 @@ export const PaymentScheduleSchema = Obj({
       'SIX_MONTHLY',
     ] as const),
   ),
-  instalments: Opt(List(InstalmentSchema, { description: 'Required for PLAN; they sum to amount.' })),
-  is_debt_repayment_plan: Opt(Bool({ default: false })),
-  ledger_code: Opt(LedgerCode('On every schedule or on none.')),
-  means: Choice(PAYMENT_MEANS),
-  paid_by: Opt(Choice(['CUSTOMER', 'FUEL_DIRECT'] as const, { default: 'CUSTOMER' })),
-  start_date: CalendarDate(),
-  trigger: Opt(
-    Choice(['PLAN', 'REGULAR', 'REGULAR_PLAN', 'BALANCE', 'BILL'] as const, {
+  instalments: S.Opt(S.List(InstalmentSchema, { description: 'Required for PLAN; they sum to amount.' })),
+  is_debt_repayment_plan: S.Opt(S.Bool({ default: false })),
+  ledger_code: S.Opt(LedgerCode('On every schedule or on none.')),
+  means: S.Choice(PAYMENT_MEANS),
+  paid_by: S.Opt(S.Choice(['CUSTOMER', 'FUEL_DIRECT'] as const, { default: 'CUSTOMER' })),
+  start_date: S.CalendarDate(),
+  trigger: S.Opt(
+    S.Choice(['PLAN', 'REGULAR', 'REGULAR_PLAN', 'BALANCE', 'BILL'] as const, {
       description: 'Omitted means REGULAR.',
     }),
   ),
