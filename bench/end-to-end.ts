@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { startWorker } from '../src/account-import/queue/worker.ts';
 import type { Db } from '../src/infra/db/db.ts';
 import { sql } from '../src/infra/db/db.ts';
-import { startWorkers } from '../src/worker.ts';
 import { exampleAccount, mpanFor, mprnFor } from '../test/helpers/account-fixtures.ts';
 import type { BenchApp } from './env.ts';
 import { SUPPLIER } from './env.ts';
@@ -66,8 +66,8 @@ const FERRY_BIN = fileURLToPath(new URL('../bin/ferry.js', import.meta.url));
  * a server (so it has a core of its own to use); in this process on PGlite, which only this
  * process can open. stop() waits until it has finished its batches.
  */
-function startWorker(ferry: BenchApp, db: Db, url: string | undefined): { stop(): Promise<void> } {
-  if (!url) return startWorkers(ferry.config, { db, logger: quietLogger, idlePollMs: 20 });
+function startBenchWorker(ferry: BenchApp, db: Db, url: string | undefined): { stop(): Promise<void> } {
+  if (!url) return startWorker(ferry.config, { db, logger: quietLogger, idlePollMs: 20 });
   const child: ChildProcess = spawn(process.execPath, [FERRY_BIN, 'worker'], {
     env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -94,7 +94,7 @@ export async function benchEndToEnd(
 ): Promise<{ result: BenchResult; processed: string[] }> {
   const n = scale.accounts;
   const t0 = performance.now();
-  const worker = startWorker(ferry, db, url);
+  const worker = startBenchWorker(ferry, db, url);
   const load = await runLoad(
     {
       url: `${ferry.base}/v2/data-import/accounts/`,

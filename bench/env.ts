@@ -1,15 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { prepareAccountPayloadValidation } from '../src/accounts/payload/validate-account-payload.ts';
 import type { FerryConfig } from '../src/config.ts';
-import type { Db } from '../src/infra/db/db.ts';
-import { migrate } from '../src/infra/db/migrate.ts';
-import { openPgDb } from '../src/infra/db/pg-db.ts';
-import { openPgliteDb } from '../src/infra/db/pglite-db.ts';
+import { type Db, sql } from '../src/infra/db/db.ts';
 import { buildTestAppOn, tokenFor } from '../test/helpers/test-app.ts';
+import { createFreshDb } from '../test/helpers/test-db.ts';
 
 const SOCKET_DIR = '/var/run/postgresql';
 /**
@@ -31,33 +27,15 @@ export interface BenchDb {
 
 /** A fresh migrated database: a schema `bench_<random>` on the server (dropped at cleanup), or PGlite. */
 export async function openBenchDb(kind: 'postgres' | 'pglite', url: string): Promise<BenchDb> {
-  if (kind === 'pglite') {
-    const db = await openPgliteDb(null);
-    await migrate(db);
-    return { db, label: 'pglite (in-memory)', cleanup: () => db.close() };
-  }
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  const version = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]
-    .server_version;
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const db = await openPgDb({ connectionString: url, schema, max: 20 });
-  await migrate(db);
+  if (kind === 'pglite') return { ...(await createFreshDb()), label: 'pglite (in-memory)' };
+  const fresh = await createFreshDb({ url, schemaPrefix: 'bench', poolSize: 20 });
+  const version = (
+    await fresh.db.query<{ server_version: string }>(sql('bench.version', 'SHOW server_version'))
+  ).rows[0].server_version;
   const u = new URL(url);
-  const withSchema = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
-    db,
-    url: withSchema,
-    label: `postgres ${version} at ${u.searchParams.get('host') ?? u.hostname}:${u.port || 5432}${u.pathname} (schema ${schema})`,
-    async cleanup() {
-      await db.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
-    },
+    ...fresh,
+    label: `postgres ${version} at ${u.searchParams.get('host') ?? u.hostname}:${u.port || 5432}${u.pathname} (schema ${fresh.schema})`,
   };
 }
 

@@ -4,31 +4,31 @@ import { accountImportRoutes } from './account-import/account-import.routes.ts';
 import { importProcessAdminRoutes } from './account-import/import-process.admin-routes.ts';
 import { statusRoutes } from './account-import/status.routes.ts';
 import { apiKeyAdminRoutes } from './auth/api-keys.admin-routes.ts';
+import { CredentialThrottle } from './auth/credential-throttle.ts';
 import { registerGraphql } from './auth/graphql.ts';
 import { KeyScopes } from './auth/key-scopes.ts';
+import { registerOperatorAuth } from './auth/operator-auth.ts';
+import { registerTokenAuth } from './auth/token-auth.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { FerryConfig } from './config.ts';
-import { registerTokenAuth } from './http/auth-hook.ts';
-import { CredentialThrottle } from './http/credential-throttle.ts';
+import type { FollowUpDeps } from './follow-ups/follow-up.ts';
+import { notesRoutes } from './follow-ups/notes/notes.routes.ts';
+import { paymentInstructionRoutes } from './follow-ups/payment-instructions/payment-instruction.routes.ts';
+import { statementsRoutes } from './follow-ups/statements/statements.routes.ts';
+import { transactionsRoutes } from './follow-ups/transactions/transactions.routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
-import type { FollowUpDeps } from './http/follow-up.ts';
 import { frameworkErrorOptions, MAX_PATH_PARAM_LENGTH } from './http/framework-errors.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerJsonBodies } from './http/json-body.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { registerOperatorAuth } from './http/operator-auth.ts';
 import { registerPathParamGuard } from './http/path-params.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import type { Db } from './infra/db/db.ts';
 import type { ObjectStore } from './infra/storage/object-store.ts';
 import type { PaymentVendors } from './infra/vendors/vendor-registry.ts';
-import { notesRoutes } from './notes/notes.routes.ts';
-import { paymentInstructionRoutes } from './payment-instructions/payment-instruction.routes.ts';
-import { statementsRoutes } from './statements/statements.routes.ts';
 import { supplierAdminRoutes } from './suppliers/suppliers.admin-routes.ts';
 import { openSupplierCache } from './suppliers/suppliers.queries.ts';
-import { transactionsRoutes } from './transactions/transactions.routes.ts';
 import { registerFieldTypes } from './vocabulary/field-types.ts';
 
 export interface AppDeps {
@@ -117,7 +117,6 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     await scope.register(notesRoutes, followUp);
     await scope.register(statementsRoutes, followUp);
     await scope.register(paymentInstructionRoutes, followUp);
-    void followUp;
   });
 
   // The operator's admin API.

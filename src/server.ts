@@ -1,3 +1,4 @@
+import { startWorker } from './account-import/queue/worker.ts';
 import { prepareAccountPayloadValidation } from './accounts/payload/validate-account-payload.ts';
 import { buildApp } from './app.ts';
 import { resolveOperatorKey } from './auth/operator-key.ts';
@@ -6,7 +7,6 @@ import { migrate } from './infra/db/migrate.ts';
 import { openDb } from './infra/db/open-db.ts';
 import { openObjectStore } from './infra/storage/open-object-store.ts';
 import { createPaymentVendors } from './infra/vendors/vendor-registry.ts';
-import { startWorkers } from './worker.ts';
 
 /**
  * `ferry serve`: migrates, then listens; with `withWorker` an in-process worker runs too, started
@@ -46,14 +46,14 @@ export async function runServer(config: FerryConfig, opts: { withWorker: boolean
     }
     throw err;
   }
-  const workers = opts.withWorker ? startWorkers(config, { db, logger: app.log }) : null;
+  const worker = opts.withWorker ? startWorker(config, { db, logger: app.log }) : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    await workers?.stop();
+    await worker?.stop();
     await app.close();
     await objectStore.close();
     await db.close();

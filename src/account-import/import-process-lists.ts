@@ -1,13 +1,15 @@
 import { Readable } from 'node:stream';
 import { wireDatetime } from '../http/wire-format.ts';
 import { type Db, type Sql, sql } from '../infra/db/db.ts';
+import { sqlWord } from './process-state-sql.ts';
 
 export type ProcessListKind = 'all' | 'pending' | 'imported';
 
 // Pending: no account and not cancelled. Imported: has an account. All: either.
+const CANCELLED = sqlWord('CANCELLED');
 const FILTERS: Record<ProcessListKind, string> = {
-  all: "(p.account_id IS NOT NULL OR p.status <> 'CANCELLED')",
-  pending: "p.account_id IS NULL AND p.status <> 'CANCELLED'",
+  all: `(p.account_id IS NOT NULL OR p.status <> ${CANCELLED})`,
+  pending: `p.account_id IS NULL AND p.status <> ${CANCELLED}`,
   imported: 'p.account_id IS NOT NULL',
 };
 

@@ -4,13 +4,13 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { AdminObject, ErrorRef } from '../http/schemas.ts';
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
+import type { ImportProcessStatus } from '../vocabulary/import-process-states.ts';
 import {
   cancelImportProcess,
   findImportProcessDetail,
   type OperatorActionOutcome,
   retryImportProcess,
 } from './import-process.queries.ts';
-import type { ImportProcessStatus } from './import-process-status.ts';
 
 const Params = Type.Object({ supplier: Type.String(), external: Type.String() });
 type P = { supplier: string; external: string };

@@ -1,11 +1,12 @@
 import { batcher } from '../infra/batcher.ts';
 import { type Db, type Queryable, sql } from '../infra/db/db.ts';
 import {
-  CANCELLABLE,
-  IMPORT_PROCESS_EVENTS,
+  allows,
+  IMPORT_PROCESS_TRANSITIONS,
   type ImportProcessStatus,
-  RESCHEDULABLE,
-} from './import-process-status.ts';
+  type ImportProcessTrigger,
+} from '../vocabulary/import-process-states.ts';
+import { sqlWord } from './process-state-sql.ts';
 
 export interface LatestError {
   code: string;
@@ -79,28 +80,48 @@ const updateState = sql(
   `UPDATE import_processes
       SET status = $2, latest_error = $3, latest_event = $4, modified_at = $5,
           account_id = coalesce($6, account_id), locked_by = NULL, locked_until = NULL
-    WHERE id = $1`,
+    WHERE id = $1 AND status = ANY($7::text[])`,
 );
 const insertEvent = sql(
   'insertImportProcessEvent',
   'INSERT INTO import_process_events (import_process_id, event, occurred_at, data) VALUES ($1, $2, $3, $4)',
 );
 
-export interface Transition {
-  status: ImportProcessStatus;
-  event: string;
+/** What a transition records beside its state and event name. */
+export interface TransitionDetails {
   data?: Record<string, unknown> | null;
   error?: LatestError | null;
   accountId?: string | null;
 }
 
-/** Moves a process to a new state and appends the event that says so (call inside a transaction). */
-export async function recordTransition(tx: Queryable, processId: string, t: Transition): Promise<void> {
+/**
+ * Moves a process as `trigger` does in the state table and appends the event that says so
+ * (call inside a transaction, with the process's row locked). A trigger the table refuses in
+ * the process's state changes nothing and throws: callers check `allows` first.
+ */
+export async function recordTransition(
+  tx: Queryable,
+  processId: string,
+  trigger: ImportProcessTrigger,
+  details: TransitionDetails = {},
+): Promise<void> {
+  const { from, to, event } = IMPORT_PROCESS_TRANSITIONS[trigger];
   const now = new Date();
-  const data: Record<string, unknown> | null = t.data ?? (t.error ? { ...t.error } : null);
-  const latestEvent: LatestEvent = { event: t.event, occurred_at: now.toISOString(), data };
-  await tx.query(updateState, [processId, t.status, t.error ?? null, latestEvent, now, t.accountId ?? null]);
-  await tx.query(insertEvent, [processId, t.event, now, data]);
+  const data: Record<string, unknown> | null = details.data ?? (details.error ? { ...details.error } : null);
+  const latestEvent: LatestEvent = { event, occurred_at: now.toISOString(), data };
+  const updated = await tx.query(updateState, [
+    processId,
+    to,
+    details.error ?? null,
+    latestEvent,
+    now,
+    details.accountId ?? null,
+    from,
+  ]);
+  if (updated.rowCount === 0) {
+    throw new Error(`import process ${processId}: the state table refuses ${trigger} in its state`);
+  }
+  await tx.query(insertEvent, [processId, event, now, data]);
 }
 
 export interface ScheduleInput {
@@ -135,7 +156,7 @@ const insertProcesses = sql(
      INSERT INTO import_processes
             (import_supplier, external_account_number, status, payload, is_dry_run,
              schedule_window_start, schedule_window_end, latest_event)
-     SELECT import_supplier, external_account_number, 'PENDING', payload, is_dry_run,
+     SELECT import_supplier, external_account_number, ${sqlWord(IMPORT_PROCESS_TRANSITIONS.schedule.to)}, payload, is_dry_run,
             schedule_window_start, schedule_window_end, latest_event
        FROM staged
      ON CONFLICT (import_supplier, external_account_number) DO NOTHING
@@ -227,7 +248,7 @@ export async function scheduleImportProcess(
   insertNew: InsertNewProcess = insertOne(db),
 ): Promise<ScheduleOutcome> {
   const created: LatestEvent = {
-    event: IMPORT_PROCESS_EVENTS.CREATED,
+    event: IMPORT_PROCESS_TRANSITIONS.schedule.event,
     occurred_at: new Date().toISOString(),
     data: null,
   };
@@ -254,12 +275,13 @@ export async function scheduleImportProcess(
     ).rows[0];
     if (existing.account_number !== null)
       return { kind: 'already_imported', accountNumber: existing.account_number };
-    // Without an account, only IN_PROGRESS is outside the re-schedulable states.
-    if (!RESCHEDULABLE.includes(existing.status)) return { kind: 'in_progress' };
+    // Without an account, only IN_PROGRESS is a state the table does not re-schedule from.
+    if (!allows(existing.status, 'schedule')) return { kind: 'in_progress' };
     // A repeat changes nothing only when it would leave the process exactly as it is, window included
     // (PRODUCT §6: re-scheduling replaces the task parameters; without a window it is due at once).
     const sameTask = existing.is_dry_run === input.isDryRun && existing.same_window;
-    if (existing.status === 'PENDING' && sameTask && existing.same_payload) {
+    const alreadyThere = existing.status === IMPORT_PROCESS_TRANSITIONS.schedule.to;
+    if (alreadyThere && sameTask && existing.same_payload) {
       return { kind: 'unchanged' };
     }
     await tx.query(replacePayload, [
@@ -269,7 +291,7 @@ export async function scheduleImportProcess(
       input.scheduleWindowStart,
       input.scheduleWindowEnd,
     ]);
-    await recordTransition(tx, existing.id, { status: 'PENDING', event: IMPORT_PROCESS_EVENTS.CREATED });
+    await recordTransition(tx, existing.id, 'schedule');
     return { kind: 'rescheduled' };
   });
 }
@@ -285,33 +307,24 @@ async function operatorTransition(
   db: Db,
   supplier: string,
   external: string,
-  allowed: readonly ImportProcessStatus[],
-  to: Transition,
+  action: { trigger: 'cancel' | 'retry'; data: Record<string, unknown> },
 ): Promise<{ outcome: OperatorActionOutcome; status?: ImportProcessStatus }> {
   return db.transaction(async (tx) => {
     const row = (
       await tx.query<{ id: string; status: ImportProcessStatus }>(lockForOperator, [supplier, external])
     ).rows[0];
     if (!row) return { outcome: 'not_found' };
-    if (!allowed.includes(row.status)) return { outcome: 'wrong_state', status: row.status };
-    await recordTransition(tx, row.id, to);
+    if (!allows(row.status, action.trigger)) return { outcome: 'wrong_state', status: row.status };
+    await recordTransition(tx, row.id, action.trigger, { data: action.data });
     return { outcome: 'done' };
   });
 }
 
 export const cancelImportProcess = (db: Db, supplier: string, external: string) =>
-  operatorTransition(db, supplier, external, CANCELLABLE, {
-    status: 'CANCELLED',
-    event: IMPORT_PROCESS_EVENTS.CANCELLED,
-    data: { by: 'operator' },
-  });
+  operatorTransition(db, supplier, external, { trigger: 'cancel', data: { by: 'operator' } });
 
 export const retryImportProcess = (db: Db, supplier: string, external: string) =>
-  operatorTransition(db, supplier, external, ['ERRORED'], {
-    status: 'PENDING',
-    event: IMPORT_PROCESS_EVENTS.CREATED,
-    data: { retried_by: 'operator' },
-  });
+  operatorTransition(db, supplier, external, { trigger: 'retry', data: { retried_by: 'operator' } });
 
 const selectDetail = sql(
   'selectImportProcessDetail',

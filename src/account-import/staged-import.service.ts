@@ -3,7 +3,8 @@
  * answer its validated data, stage account data without creating it, and turn staged data into
  * an account within the request (or, with `dry_run`, show that it would be).
  */
-
+import { asCreationError } from '../accounts/account-creation-error.ts';
+import { createAccount } from '../accounts/create-account.ts';
 import type { AccountPayload } from '../accounts/payload/account-payload.schema.ts';
 import { validateAccountPayload } from '../accounts/payload/validate-account-payload.ts';
 import { isRegistryCode } from '../accounts/payload/validation/registry-code.ts';
@@ -11,17 +12,15 @@ import { ApiError, item, RawBodyError, validationFailed } from '../http/errors.t
 import { localDate } from '../infra/clock.ts';
 import { type Db, withTransientRetry } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
+import { allows, IMPORT_PROCESS_TRANSITIONS } from '../vocabulary/import-process-states.ts';
 import { check, refuseUnlessOngoing, supplierNotFound } from './account-import.service.ts';
-import { createAccount } from './create-account.ts';
-import { findImportProcessStatus, recordTransition } from './import-process.queries.ts';
-import { IMPORT_PROCESS_EVENTS, PROCESSABLE } from './import-process-status.ts';
+import { findImportProcessStatus, type LatestEvent, recordTransition } from './import-process.queries.ts';
 import {
   insertStagedProcess,
   lockImportProcess,
   replaceStagedPayload,
   supplierSendsWelcomeEmails,
 } from './staged-processes.queries.ts';
-import { asCreationError } from './worker/process-import.ts';
 
 const DOMAIN = 'import_process';
 
@@ -106,8 +105,8 @@ export async function stageAccount(
   }
   refuseUnlessOngoing(supplier);
   const external = String(parsed.payload.external_account_number);
-  const staged: LatestStaged = {
-    event: IMPORT_PROCESS_EVENTS.STAGED,
+  const staged: LatestEvent = {
+    event: IMPORT_PROCESS_TRANSITIONS.stage.event,
     occurred_at: new Date().toISOString(),
     data: null,
   };
@@ -117,19 +116,14 @@ export async function stageAccount(
       if (inserted.rowCount !== 0) return true;
       const existing = (await lockImportProcess(tx, supplier.code, external))!;
       if (existing.account_number !== null) throw alreadyImported(external, existing.account_number);
-      if (existing.status === 'IN_PROGRESS') throw inProgress();
+      // Without an account, only IN_PROGRESS is a state the table does not stage from.
+      if (!allows(existing.status, 'stage')) throw inProgress();
       await tx.query(replaceStagedPayload, [existing.id, parsed.payload]);
-      await recordTransition(tx, existing.id, { status: 'STAGED', event: IMPORT_PROCESS_EVENTS.STAGED });
+      await recordTransition(tx, existing.id, 'stage');
       return false;
     }),
   );
   return { created, external_account_number: external, import_supplier_code: supplier.code };
-}
-
-interface LatestStaged {
-  event: string;
-  occurred_at: string;
-  data: null;
 }
 
 export interface ProcessRequest {
@@ -193,7 +187,7 @@ export async function processStagedAccount(
       }
       if (process.account_number !== null) throw alreadyImported(external, process.account_number);
       if (process.status === 'IN_PROGRESS') throw inProgress();
-      if (!PROCESSABLE.includes(process.status)) {
+      if (!allows(process.status, 'create_in_request')) {
         throw new ApiError(
           400,
           'import_process_cancelled',
@@ -221,11 +215,7 @@ export async function processStagedAccount(
           await tx.exec('ROLLBACK TO SAVEPOINT account_creation');
           return { kind: 'dry_run' };
         }
-        await recordTransition(tx, process.id, {
-          status: 'PROCESSED',
-          event: IMPORT_PROCESS_EVENTS.PROCESSED,
-          accountId: created.accountId,
-        });
+        await recordTransition(tx, process.id, 'create_in_request', { accountId: created.accountId });
         return { kind: 'processed', accountNumber: created.accountNumber };
       } catch (err) {
         const failure = asCreationError(err);
@@ -234,11 +224,7 @@ export async function processStagedAccount(
         const error = { code: failure.code, detail: failure.message, domain: DOMAIN };
         // A dry run changes nothing, even when it fails.
         if (!request.dry_run) {
-          await recordTransition(tx, process.id, {
-            status: 'ERRORED',
-            event: IMPORT_PROCESS_EVENTS.ERRORED,
-            error,
-          });
+          await recordTransition(tx, process.id, 'fail_in_request', { error });
         }
         return { kind: 'failed', code: failure.code, detail: failure.message };
       }

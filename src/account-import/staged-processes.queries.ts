@@ -3,13 +3,14 @@
  * and the V1 process endpoint that turns it into an account in the request.
  */
 import { type Queryable, sql } from '../infra/db/db.ts';
-import type { ImportProcessStatus } from './import-process-status.ts';
+import { IMPORT_PROCESS_TRANSITIONS, type ImportProcessStatus } from '../vocabulary/import-process-states.ts';
+import { sqlWord } from './process-state-sql.ts';
 
 export const insertStagedProcess = sql(
   'insertStagedImportProcess',
   `WITH created AS (
      INSERT INTO import_processes (import_supplier, external_account_number, status, payload, latest_event)
-     VALUES ($1, $2, 'STAGED', $3, $4)
+     VALUES ($1, $2, ${sqlWord(IMPORT_PROCESS_TRANSITIONS.stage.to)}, $3, $4)
      ON CONFLICT (import_supplier, external_account_number) DO NOTHING
      RETURNING id
    ), event AS (

@@ -5,9 +5,16 @@ import { authErrorResponses, ErrorRef, SupplierCodeParam } from '../http/schemas
 import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
 import { findSupplier } from '../suppliers/suppliers.queries.ts';
+import type { ImportProcessStatus } from '../vocabulary/import-process-states.ts';
 import { importProcessStatusReader } from './import-process.queries.ts';
 import { listAsJsonStream, type ProcessListKind } from './import-process-lists.ts';
-import { toTransferStatusV1 } from './import-process-status.ts';
+
+/** The V1 (account-transfer-status) projection of a V2 state (PRODUCT.md §6). */
+function toTransferStatusV1(status: ImportProcessStatus): 'UNKNOWN' | 'COMPLETED' | 'IN_PROGRESS' {
+  if (status === 'PROCESSED') return 'COMPLETED';
+  if (status === 'IN_PROGRESS') return 'IN_PROGRESS';
+  return 'UNKNOWN';
+}
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import mercurius from 'mercurius';
-import type { CredentialThrottle } from '../http/credential-throttle.ts';
 import type { Db } from '../infra/db/db.ts';
 import { verifyApiKey } from './api-keys.ts';
+import type { CredentialThrottle } from './credential-throttle.ts';
 import type { KeyScopes } from './key-scopes.ts';
 import type { TokenService } from './tokens.ts';
 

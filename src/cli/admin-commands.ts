@@ -72,11 +72,13 @@ export async function runAdminCommand(
   const show = (value: unknown, human: () => string) =>
     io.out(io.json ? JSON.stringify(value, null, 2) : human());
   const enc = encodeURIComponent;
+  type Json = Record<string, unknown>;
+  const supplierPath = () => `/import-suppliers/${enc(need(rest[0], 'supplier code'))}/`;
 
   try {
     switch (`${group} ${action ?? ''}`) {
       case 'supplier create': {
-        const s = await client.call<Record<string, unknown>>('POST', '/import-suppliers/', {
+        const s = await client.call<Json>('POST', '/import-suppliers/', {
           code: need(rest[0], 'supplier code'),
           ...supplierSettings(flags),
         });
@@ -84,33 +86,24 @@ export async function runAdminCommand(
         return 0;
       }
       case 'supplier list': {
-        const list = await client.call<Record<string, unknown>[]>('GET', '/import-suppliers/');
+        const list = await client.call<Json[]>('GET', '/import-suppliers/');
         show(list, () => renderTable(list.map(supplierRow), SUPPLIER_COLUMNS));
         return 0;
       }
       case 'supplier show': {
-        const s = await client.call<Record<string, unknown>>(
-          'GET',
-          `/import-suppliers/${enc(need(rest[0], 'supplier code'))}/`,
-        );
+        const s = await client.call<Json>('GET', supplierPath());
         show(s, () => renderRecord(s));
         return 0;
       }
       case 'supplier set-status': {
-        const s = await client.call<Record<string, unknown>>(
-          'PATCH',
-          `/import-suppliers/${enc(need(rest[0], 'supplier code'))}/`,
-          { status: need(rest[1], 'status (Ongoing, Paused or Complete)') },
-        );
+        const s = await client.call<Json>('PATCH', supplierPath(), {
+          status: need(rest[1], 'status (Ongoing, Paused or Complete)'),
+        });
         show(s, () => `Import supplier ${s.code} is now ${s.status}.`);
         return 0;
       }
       case 'supplier set': {
-        const s = await client.call<Record<string, unknown>>(
-          'PATCH',
-          `/import-suppliers/${enc(need(rest[0], 'supplier code'))}/`,
-          supplierSettings(flags),
-        );
+        const s = await client.call<Json>('PATCH', supplierPath(), supplierSettings(flags));
         show(s, () => `Updated import supplier ${s.code}.\n${renderRecord(s)}`);
         return 0;
       }
@@ -119,7 +112,7 @@ export async function runAdminCommand(
           typeof flags.suppliers === 'string' ? flags.suppliers : undefined,
           '--suppliers (codes separated by commas, or *)',
         );
-        const k = await client.call<Record<string, unknown>>('POST', '/api-keys/', {
+        const k = await client.call<Json>('POST', '/api-keys/', {
           name: need(rest[0], 'key name'),
           import_suppliers: suppliers
             .split(',')
@@ -134,7 +127,7 @@ export async function runAdminCommand(
         return 0;
       }
       case 'apikey list': {
-        const list = await client.call<Record<string, unknown>[]>('GET', '/api-keys/');
+        const list = await client.call<Json[]>('GET', '/api-keys/');
         show(list, () => renderTable(list, ['id', 'name', 'import_suppliers', 'created_at', 'revoked_at']));
         return 0;
       }
@@ -150,8 +143,8 @@ export async function runAdminCommand(
         const path = `/import-processes/${enc(need(rest[0], 'supplier code'))}/${enc(need(rest[1], 'external account number'))}/`;
         const p =
           action === 'show'
-            ? await client.call<Record<string, unknown>>('GET', path)
-            : await client.call<Record<string, unknown>>('POST', `${path}${action}/`);
+            ? await client.call<Json>('GET', path)
+            : await client.call<Json>('POST', `${path}${action}/`);
         show(p, () => {
           const { payload: _p, events, ...head } = p;
           const timeline = renderTable(events as Record<string, unknown>[], ['occurred_at', 'event', 'data']);

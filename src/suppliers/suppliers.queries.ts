@@ -1,9 +1,6 @@
-import {
-  IMPORT_PROCESS_STATUSES,
-  type ImportProcessStatus,
-} from '../account-import/import-process-status.ts';
 import { type Db, isUniqueViolation, type Queryable, sql } from '../infra/db/db.ts';
 import { NotifiedCache, type NotifiedCacheOptions } from '../infra/db/notified-cache.ts';
+import { IMPORT_PROCESS_STATUSES, type ImportProcessStatus } from '../vocabulary/import-process-states.ts';
 
 export const SUPPLIER_STATUSES = ['Ongoing', 'Paused', 'Complete'] as const;
 export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number];

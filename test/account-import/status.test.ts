@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { IMPORT_PROCESS_STATUSES } from '../../src/account-import/import-process-status.ts';
+import { IMPORT_PROCESS_STATUSES } from '../../src/vocabulary/import-process-states.ts';
 import { stageProcess } from '../helpers/processes.ts';
 import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { scheduleImportProcess } from '../../src/account-import/import-process.queries.ts';
+import { startWorker, type WorkerHandle } from '../../src/account-import/queue/worker.ts';
 import { type FerryConfig, loadConfig } from '../../src/config.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
 import { openPgDb } from '../../src/infra/db/pg-db.ts';
-import { startWorkers, type WorkerHandle } from '../../src/worker.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { eventually, holdTableLock } from '../helpers/db-faults.ts';
 import { hostAndPort, startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
@@ -73,8 +73,8 @@ describe('worker and an unavailable database', {
       )
     ).rows[0];
 
-  function startWorker(db: Db, leaseSeconds: number): WorkerHandle {
-    const worker = startWorkers(config, { db, logger: quiet, leaseSeconds, idlePollMs: 50 });
+  function startCleanedUpWorker(db: Db, leaseSeconds: number): WorkerHandle {
+    const worker = startWorker(config, { db, logger: quiet, leaseSeconds, idlePollMs: 50 });
     cleanups.push(() => worker.stop());
     return worker;
   }
@@ -93,7 +93,7 @@ describe('worker and an unavailable database', {
     cleanups.push(() => db.close());
     // The account's INSERT waits on the lock (reads go on) until the statement timeout cancels it.
     const unlock = await lockAccounts();
-    startWorker(db, 60);
+    startCleanedUpWorker(db, 60);
     const retried = await eventually(async () => {
       const s = await state(external);
       assert.notEqual(s.status, 'ERRORED', 'ended ERRORED by a statement timeout');
@@ -126,7 +126,7 @@ describe('worker and an unavailable database', {
       );
       const unlock = await lockAccounts();
       // A lease far longer than the test: recovery must not wait for it to expire.
-      startWorker(db, 120);
+      startCleanedUpWorker(db, 120);
       // The worker claimed the batch and waits on the lock, mid-creation.
       await eventually(async () => {
         const states = await Promise.all(externals.map(state));

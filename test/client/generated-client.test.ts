@@ -9,9 +9,9 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFile
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { startWorker } from '../../src/account-import/queue/worker.ts';
 import { CLIENT_TYPES_PATH, clientTypes } from '../../src/client/generate.ts';
 import { startVendorSimulator, type VendorSimulator } from '../../src/infra/vendors/vendor-simulator.ts';
-import { startWorkers } from '../../src/worker.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 
@@ -33,7 +33,7 @@ describe('a client generated from /openapi.json', () => {
     await admin(t.app, 'PATCH', `/import-suppliers/${SUPPLIER}/`, { document_root: 'typed' }, 200);
     await t.objectStore.put('typed/statements/june.pdf', Buffer.from('%PDF-1.7\n%typed client\n'));
     baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    worker = startWorkers(t.config, {
+    worker = startWorker(t.config, {
       db: t.db,
       logger: { info() {}, warn() {}, error() {} },
       idlePollMs: 20,

@@ -6,10 +6,13 @@ import { mprnCheckDigits } from '../../src/accounts/payload/meter-points/mprn.ts
 type Obj = Record<string, any>;
 
 // A copy of the reference example account (its fidelity is checked in payload-fixtures.test.ts).
-const EXAMPLE_PATH = new URL('../accounts/payload/fixtures/example-account.json', import.meta.url);
+const EXAMPLE = readFileSync(
+  new URL('../accounts/payload/fixtures/example-account.json', import.meta.url),
+  'utf8',
+);
 
-/** The reference example account, untouched. */
-export const exampleAccount = (): Obj => JSON.parse(readFileSync(EXAMPLE_PATH, 'utf8'));
+/** A fresh copy of the reference's example account (reference/examples/account.json), untouched. */
+export const exampleAccount = (): Obj => JSON.parse(EXAMPLE);
 
 /** A valid MPAN core whose digits derive from n (unique per n below 10^11). */
 export function mpanFor(n: number): string {

@@ -1,24 +1,26 @@
 import { recordTransition, scheduleImportProcess } from '../../src/account-import/import-process.queries.ts';
-import {
-  IMPORT_PROCESS_EVENTS,
-  type ImportProcessStatus,
-} from '../../src/account-import/import-process-status.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
+import type {
+  ImportProcessStatus,
+  ImportProcessTrigger,
+} from '../../src/vocabulary/import-process-states.ts';
 
-const EVENT_FOR: Record<ImportProcessStatus, string> = {
-  STAGED: IMPORT_PROCESS_EVENTS.STAGED,
-  PENDING: IMPORT_PROCESS_EVENTS.CREATED,
-  IN_PROGRESS: IMPORT_PROCESS_EVENTS.STARTED,
-  PROCESSED: IMPORT_PROCESS_EVENTS.PROCESSED,
-  CANCELLED: IMPORT_PROCESS_EVENTS.CANCELLED,
-  DRY_RUN_SUCCEEDED: IMPORT_PROCESS_EVENTS.DRY_RUN_SUCCEEDED,
-  ERRORED: IMPORT_PROCESS_EVENTS.ERRORED,
-  DRY_RUN_ERRORED: IMPORT_PROCESS_EVENTS.DRY_RUN_ERRORED,
+/** The triggers of the state table that take a new (PENDING) process to each state, shortest first. */
+const PATH_FROM_PENDING: Record<ImportProcessStatus, ImportProcessTrigger[]> = {
+  STAGED: ['stage'],
+  PENDING: [],
+  IN_PROGRESS: ['claim'],
+  PROCESSED: ['create_in_request'],
+  CANCELLED: ['cancel'],
+  DRY_RUN_SUCCEEDED: ['claim', 'dry_run_succeed'],
+  ERRORED: ['fail_in_request'],
+  DRY_RUN_ERRORED: ['claim', 'dry_run_fail'],
 };
 
 /**
- * Stages a process through the data layer and moves it to `status` (for tests of the status
- * and admin endpoints that do not need a worker). PROCESSED gets an account row.
+ * Stages a process through the data layer and moves it to `status` through the state table
+ * (for tests of the status and admin endpoints that do not need a worker). PROCESSED gets an
+ * account row.
  */
 export async function stageProcess(
   db: Db,
@@ -58,18 +60,18 @@ export async function stageProcess(
       accountId = acc.rows[0].id;
     }
     const failed = status === 'ERRORED' || status === 'DRY_RUN_ERRORED';
-    await recordTransition(tx, rows[0].id, {
-      status,
-      event: EVENT_FOR[status],
-      accountId,
-      error: failed
-        ? {
-            code: 'meter_point_on_another_account',
-            detail: 'The meter point is already on an account.',
-            domain: 'account_import',
-          }
-        : null,
-    });
+    const error = failed
+      ? {
+          code: 'meter_point_on_another_account',
+          detail: 'The meter point is already on an account.',
+          domain: 'account_import',
+        }
+      : null;
+    const path = PATH_FROM_PENDING[status];
+    for (const [i, trigger] of path.entries()) {
+      const last = i === path.length - 1;
+      await recordTransition(tx, rows[0].id, trigger, last ? { accountId, error } : {});
+    }
     return accountNumber;
   });
 }

@@ -15,18 +15,27 @@ export interface TestDb {
 
 export const usingPostgresServer = () => Boolean(process.env.DATABASE_URL);
 
+export interface FreshDbOptions {
+  /** A PostgreSQL server to make a schema on; absent or empty: an in-memory PGlite. */
+  url?: string;
+  /** Start of the schema's name, before a random suffix. */
+  schemaPrefix?: string;
+  poolSize?: number;
+  migrateTo?: number;
+}
+
 /**
- * A fresh, migrated database for one test file: an in-memory PGlite, or, when DATABASE_URL is
- * set, a schema of its own on that server (dropped at cleanup), so parallel files never collide.
+ * A fresh, migrated database: an in-memory PGlite, or a schema of its own on the server at `url`
+ * (dropped at cleanup), so that parallel users of one server never collide.
  */
-export async function createTestDb(opts: { poolSize?: number; migrateTo?: number } = {}): Promise<TestDb> {
-  const url = process.env.DATABASE_URL;
+export async function createFreshDb(opts: FreshDbOptions = {}): Promise<TestDb & { schema?: string }> {
+  const { url } = opts;
   if (!url) {
     const db = await openPgliteDb(null);
     await migrate(db, opts.migrateTo);
     return { db, cleanup: () => db.close() };
   }
-  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const schema = `${opts.schemaPrefix ?? 'test'}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
@@ -35,6 +44,7 @@ export async function createTestDb(opts: { poolSize?: number; migrateTo?: number
   await migrate(db, opts.migrateTo);
   return {
     db,
+    schema,
     url: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
     async cleanup() {
       await db.close();
@@ -44,4 +54,9 @@ export async function createTestDb(opts: { poolSize?: number; migrateTo?: number
       await c.end();
     },
   };
+}
+
+/** A fresh database for one test file: PGlite, or a schema on DATABASE_URL's server when it is set. */
+export async function createTestDb(opts: { poolSize?: number; migrateTo?: number } = {}): Promise<TestDb> {
+  return createFreshDb({ ...opts, url: process.env.DATABASE_URL });
 }

@@ -1,6 +1,6 @@
+import { startWorker } from '../../src/account-import/queue/worker.ts';
 import type { FerryConfig } from '../../src/config.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
-import { startWorkers } from '../../src/worker.ts';
 
 const silent = {
   info() {},
@@ -19,7 +19,7 @@ export async function runWorkerUntilIdle(
   db: Db,
   opts: { timeoutMs?: number; leaseSeconds?: number; logger?: typeof silent } = {},
 ) {
-  const worker = startWorkers(config, {
+  const worker = startWorker(config, {
     db,
     logger: opts.logger ?? silent,
     idlePollMs: 20,

@@ -1,6 +1,6 @@
 /**
  * Reads the body of the V2 validate and create endpoints: the account payload bare, or wrapped
- * as `{payload, task_params}` (see docs/decisions/account-payload-envelope.md). Error attrs are
+ * as `{payload, task_params}` (see docs/decisions/0027-account-payload-envelope.md). Error attrs are
  * relative to the account payload whichever form was sent; task parameter errors sit under
  * `task_params.`.
  */

@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import {
-  folderSegments,
-  type ObjectInfo,
-  type ObjectStore,
-  ObjectStoreError,
-  objectKeySegments,
-  type ReadOptions,
-} from './object-store.ts';
+import type { ObjectInfo, ObjectStore, ReadOptions } from './object-store.ts';
+import { checkedKey, ObjectStoreError } from './object-store.ts';
 
 /** Errors that mean "no object under this key" rather than "the store is broken". */
 // ENAMETOOLONG: no such name can exist, so no such document does (never "retry shortly").
@@ -113,7 +107,7 @@ export class FileObjectStore implements ObjectStore {
     readFn: (file: string) => Promise<T | null>,
   ): Promise<T | null> {
     const file = this.#pathOf(key);
-    const folder = options?.within === undefined ? [] : folderSegments(key, options.within);
+    const { folder } = checkedKey(key, options?.within);
     try {
       const real = await realpath(file);
       await this.#assertInsideRoot(real, folder);
@@ -125,8 +119,8 @@ export class FileObjectStore implements ObjectStore {
   }
 
   #pathOf(key: string): string {
-    const file = join(this.root, ...objectKeySegments(key));
-    // objectKeySegments already refuses `..`; this guards against the rules ever drifting.
+    const file = join(this.root, ...checkedKey(key).segments);
+    // checkedKey already refuses `..`; this guards against the rules ever drifting.
     if (!file.startsWith(this.root + sep)) throw new OutsideRootError(key);
     return file;
   }

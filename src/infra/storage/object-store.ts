@@ -100,3 +100,12 @@ export function folderSegments(key: string, within: string): string[] {
   if (!inside) throw new InvalidObjectKeyError(key, `not inside the folder ${JSON.stringify(within)}`);
   return folder;
 }
+
+/**
+ * The checks both stores make on every key: its segments (objectKeySegments) and, for a read
+ * confined to a folder, that folder's segments once the key is known to lie inside it; [] for none.
+ */
+export function checkedKey(key: string, within?: string): { segments: string[]; folder: string[] } {
+  const folder = within === undefined ? [] : folderSegments(key, within);
+  return { segments: objectKeySegments(key), folder };
+}

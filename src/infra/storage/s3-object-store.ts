@@ -1,18 +1,13 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import {
-  folderSegments,
-  type ObjectInfo,
-  type ObjectStore,
-  ObjectStoreError,
-  objectKeySegments,
-  type ReadOptions,
-} from './object-store.ts';
+import type { ObjectInfo, ObjectStore, ReadOptions } from './object-store.ts';
+import { checkedKey, ObjectStoreError } from './object-store.ts';
 
 export interface S3ObjectStoreOptions {
   bucket: string;
@@ -41,6 +36,10 @@ function isMissingObject(err: unknown): boolean {
 function isUnsatisfiableRange(err: unknown): boolean {
   const status = (err as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
   return (err instanceof Error && err.name === 'InvalidRange') || status === 416;
+}
+
+async function bytesOf(res: GetObjectCommandOutput): Promise<Buffer> {
+  return res.Body ? Buffer.from(await res.Body.transformToByteArray()) : Buffer.alloc(0);
 }
 
 /**
@@ -85,30 +84,20 @@ export class S3ObjectStore implements ObjectStore {
 
   async get(key: string, options?: ReadOptions): Promise<Buffer | null> {
     const Key = this.#s3Key(key, options);
-    try {
-      const res = await this.#client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key }),
-        this.#options(),
-      );
-      return res.Body ? Buffer.from(await res.Body.transformToByteArray()) : Buffer.alloc(0);
-    } catch (err) {
-      if (isMissingObject(err)) return null;
-      throw new ObjectStoreError('get', key, { cause: err });
-    }
+    return this.#read('get', key, async () =>
+      bytesOf(await this.#client.send(new GetObjectCommand({ Bucket: this.bucket, Key }), this.#options())),
+    );
   }
 
   async head(key: string, options?: ReadOptions): Promise<ObjectInfo | null> {
     const Key = this.#s3Key(key, options);
-    try {
+    return this.#read('head', key, async () => {
       const res = await this.#client.send(
         new HeadObjectCommand({ Bucket: this.bucket, Key }),
         this.#options(),
       );
       return { size: res.ContentLength ?? 0 };
-    } catch (err) {
-      if (isMissingObject(err)) return null;
-      throw new ObjectStoreError('head', key, { cause: err });
-    }
+    });
   }
 
   async readStart(key: string, length: number, options?: ReadOptions): Promise<Buffer | null> {
@@ -119,7 +108,7 @@ export class S3ObjectStore implements ObjectStore {
         new GetObjectCommand({ Bucket: this.bucket, Key, Range: `bytes=0-${length - 1}` }),
         this.#options(),
       );
-      const bytes = res.Body ? Buffer.from(await res.Body.transformToByteArray()) : Buffer.alloc(0);
+      const bytes = await bytesOf(res);
       // A server that ignores Range answers 200 with the whole object.
       return bytes.subarray(0, length);
     } catch (err) {
@@ -164,9 +153,18 @@ export class S3ObjectStore implements ObjectStore {
 
   /** S3 has no symlinks: a key inside the `within` folder names an object inside it. */
   #s3Key(key: string, options?: ReadOptions): string {
-    if (options?.within !== undefined) folderSegments(key, options.within);
-    const segments = objectKeySegments(key);
+    const { segments } = checkedKey(key, options?.within);
     return this.prefix === '' ? segments.join('/') : `${this.prefix}/${segments.join('/')}`;
+  }
+
+  /** One read; a missing object reads as null, any other failure is the store's. */
+  async #read<T>(operation: 'get' | 'head', key: string, send: () => Promise<T>): Promise<T | null> {
+    try {
+      return await send();
+    } catch (err) {
+      if (isMissingObject(err)) return null;
+      throw new ObjectStoreError(operation, key, { cause: err });
+    }
   }
 
   #options() {

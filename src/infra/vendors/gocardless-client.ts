@@ -1,11 +1,5 @@
-import {
-  type PaymentInstructionType,
-  type PaymentVendor,
-  type VendorInstruction,
-  VendorRejection,
-  VendorUnavailable,
-} from './payment-vendor.ts';
-import { getVendorJson, referenceSegment, withTrailingSlash } from './vendor-http.ts';
+import type { PaymentInstructionType, PaymentVendor, VendorInstruction } from './payment-vendor.ts';
+import { fetchVendorObject, notTheObjectAskedFor, rejection } from './vendor-http.ts';
 
 /** The API version we speak; GoCardless requires the header on every request. */
 export const GOCARDLESS_API_VERSION = '2015-07-06';
@@ -39,48 +33,35 @@ export class GoCardlessClient implements PaymentVendor {
   }
 
   async fetchInstruction(reference: string, type: PaymentInstructionType): Promise<VendorInstruction> {
-    const reject = (code: VendorRejection['code'], detail: string) =>
-      new VendorRejection({ vendor: 'GOCARDLESS', code, reference, detail });
+    const asked = { vendor: 'GOCARDLESS', reference, noun: 'mandate' } as const;
     // GoCardless only holds direct-debit mandates; a card can never be one, so do not ask.
     if (type !== 'DIRECT_DEBIT') {
-      throw reject(
+      throw rejection(
+        asked,
         'payment_instruction_type_mismatch',
         `GoCardless holds direct-debit mandates, not ${type}.`,
       );
     }
     // GoCardless decides whether the reference is one of its mandates (PRODUCT §6).
-    const segment = referenceSegment(reference);
-    if (segment === null) {
-      throw reject('invalid_payment_instruction_reference', 'This reference cannot name a mandate.');
-    }
-
-    const body = await getVendorJson({
-      vendor: 'GOCARDLESS',
-      reference,
-      noun: 'mandate',
-      url: new URL(`mandates/${segment}`, withTrailingSlash(this.#options.apiUrl)),
+    const body = await fetchVendorObject({
+      ...asked,
+      apiUrl: this.#options.apiUrl,
+      path: (segment) => `mandates/${segment}`,
       headers: {
         authorization: `Bearer ${this.#options.accessToken}`,
         'gocardless-version': GOCARDLESS_API_VERSION,
-        accept: 'application/json',
       },
       timeoutMs: this.#options.timeoutMs,
-      fetch: this.#options.fetch ?? fetch,
+      fetch: this.#options.fetch,
     });
 
     const mandate = body.mandates as Record<string, unknown> | undefined;
     const status = text(mandate?.status);
     if (!mandate || typeof mandate !== 'object' || mandate.id !== reference || status === null) {
-      throw new VendorUnavailable({
-        vendor: 'GOCARDLESS',
-        reason: 'unexpected_response',
-        reference,
-        detail: 'GoCardless answered without the mandate we asked for.',
-        vendorStatus: 200,
-      });
+      throw notTheObjectAskedFor(asked);
     }
     if (GOCARDLESS_ENDED_STATUSES.has(status)) {
-      throw reject('payment_instruction_inactive', `GoCardless mandate ${reference} is ${status}.`);
+      throw rejection(asked, 'payment_instruction_inactive', `GoCardless mandate ${reference} is ${status}.`);
     }
     const links = (mandate.links ?? {}) as Record<string, unknown>;
     return {

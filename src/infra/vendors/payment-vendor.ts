@@ -6,7 +6,7 @@
  * A failure is one of two kinds, and the difference is what the supplier must do next:
  * - VendorRejection: permanent. Retrying the same request cannot succeed. → 400 with `code`.
  * - VendorUnavailable: transient. The same request may succeed later. → 500 `vendor_unavailable`.
- * The codes are explained in docs/decisions/vendors-error-codes.md.
+ * The codes are explained in docs/decisions/0031-vendors-error-codes.md.
  */
 
 export const PAYMENT_VENDOR_NAMES = ['GOCARDLESS', 'STRIPE'] as const;
@@ -21,7 +21,7 @@ export interface VendorInstruction {
   reference: string;
   /** The vendor's own status word (GoCardless mandate status; `attached` for Stripe). */
   status: string;
-  /** Whether payments can be collected with it now; see vendors-error-codes.md for each vendor. */
+  /** Whether payments can be collected with it now; see 0031-vendors-error-codes.md for each vendor. */
   active: boolean;
   type: PaymentInstructionType;
   /** The vendor fields worth keeping (ids, scheme, card brand/last4/expiry…), never credentials. */

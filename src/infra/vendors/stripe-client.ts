@@ -1,11 +1,5 @@
-import {
-  type PaymentInstructionType,
-  type PaymentVendor,
-  type VendorInstruction,
-  VendorRejection,
-  VendorUnavailable,
-} from './payment-vendor.ts';
-import { getVendorJson, referenceSegment, withTrailingSlash } from './vendor-http.ts';
+import type { PaymentInstructionType, PaymentVendor, VendorInstruction } from './payment-vendor.ts';
+import { fetchVendorObject, notTheObjectAskedFor, rejection } from './vendor-http.ts';
 
 /** Pinned so that the shape of payment methods does not change under us with the account's default. */
 export const STRIPE_API_VERSION = '2024-06-20';
@@ -66,55 +60,41 @@ export class StripeClient implements PaymentVendor {
   }
 
   async fetchInstruction(reference: string, type: PaymentInstructionType): Promise<VendorInstruction> {
-    const reject = (code: VendorRejection['code'], detail: string) =>
-      new VendorRejection({ vendor: 'STRIPE', code, reference, detail });
+    const asked = { vendor: 'STRIPE', reference, noun: 'payment method' } as const;
     // Stripe decides whether the reference is one of its payment methods (PRODUCT §6).
-    const segment = referenceSegment(reference);
-    if (segment === null) {
-      throw reject('invalid_payment_instruction_reference', 'This reference cannot name a payment method.');
-    }
-
-    const method = await getVendorJson({
-      vendor: 'STRIPE',
-      reference,
-      noun: 'payment method',
-      url: new URL(`v1/payment_methods/${segment}`, withTrailingSlash(this.#options.apiUrl)),
+    const method = await fetchVendorObject({
+      ...asked,
+      apiUrl: this.#options.apiUrl,
+      path: (segment) => `v1/payment_methods/${segment}`,
       headers: {
         authorization: `Bearer ${this.#options.apiKey}`,
         'stripe-version': STRIPE_API_VERSION,
-        accept: 'application/json',
       },
       timeoutMs: this.#options.timeoutMs,
-      fetch: this.#options.fetch ?? fetch,
+      fetch: this.#options.fetch,
     });
 
-    if (method.id !== reference || typeof method.type !== 'string') {
-      throw new VendorUnavailable({
-        vendor: 'STRIPE',
-        reason: 'unexpected_response',
-        reference,
-        detail: 'Stripe answered without the payment method we asked for.',
-        vendorStatus: 200,
-      });
-    }
+    if (method.id !== reference || typeof method.type !== 'string') throw notTheObjectAskedFor(asked);
     const stripeType = method.type;
     const actualType = instructionTypeOf(stripeType);
     if (actualType !== type) {
-      throw reject(
+      throw rejection(
+        asked,
         'payment_instruction_type_mismatch',
         `Stripe payment method ${reference} is of type ${stripeType}, which is not ${type}.`,
       );
     }
     // A payment method that is not attached to a customer cannot be charged again.
     if (typeof method.customer !== 'string' || method.customer === '') {
-      throw reject(
+      throw rejection(
+        asked,
         'payment_instruction_inactive',
         `Stripe payment method ${reference} is not attached to a customer.`,
       );
     }
     const typeDetails = pick(method[stripeType], DETAIL_FIELDS[stripeType] ?? []);
     if (stripeType === 'card' && cardExpired(typeDetails, this.#options.now?.() ?? new Date())) {
-      throw reject('payment_instruction_inactive', `Stripe card ${reference} has expired.`);
+      throw rejection(asked, 'payment_instruction_inactive', `Stripe card ${reference} has expired.`);
     }
     return {
       vendor: 'STRIPE',

@@ -7,6 +7,7 @@ export interface VendorGetRequest {
   /** What the vendor calls the thing, for error messages: "mandate", "payment method". */
   noun: string;
   url: URL;
+  /** The credentials and API version; `accept: application/json` is added. */
   headers: Record<string, string>;
   timeoutMs: number;
   fetch: typeof fetch;
@@ -81,7 +82,7 @@ export async function getVendorJson(request: VendorGetRequest): Promise<Record<s
   try {
     res = await request.fetch(request.url, {
       method: 'GET',
-      headers: request.headers,
+      headers: { ...request.headers, accept: 'application/json' },
       // A redirect would carry our credentials somewhere we did not configure.
       redirect: 'manual',
       signal: AbortSignal.timeout(request.timeoutMs),
@@ -137,5 +138,63 @@ export async function getVendorJson(request: VendorGetRequest): Promise<Record<s
   }
   throw unavailable('unexpected_response', `${label} answered with a body that is not a JSON object.`, {
     vendorStatus: status,
+  });
+}
+
+export interface VendorObjectRequest {
+  vendor: PaymentVendorName;
+  /** The supplier's reference: the id of the object at the vendor. */
+  reference: string;
+  /** What the vendor calls the object, for error messages: "mandate", "payment method". */
+  noun: string;
+  apiUrl: string;
+  /** The object's path under apiUrl, given the reference as one URL path segment. */
+  path: (segment: string) => string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+/**
+ * The vendor's object named by the reference (getVendorJson on its URL), refused as
+ * `invalid_payment_instruction_reference` when no URL path segment can carry the reference.
+ */
+export async function fetchVendorObject(request: VendorObjectRequest): Promise<Record<string, unknown>> {
+  const { vendor, reference, noun } = request;
+  const segment = referenceSegment(reference);
+  if (segment === null) {
+    throw rejection(
+      request,
+      'invalid_payment_instruction_reference',
+      `This reference cannot name a ${noun}.`,
+    );
+  }
+  return getVendorJson({
+    vendor,
+    reference,
+    noun,
+    url: new URL(request.path(segment), withTrailingSlash(request.apiUrl)),
+    headers: request.headers,
+    timeoutMs: request.timeoutMs,
+    fetch: request.fetch ?? fetch,
+  });
+}
+
+/** Which object a client asked its vendor for. */
+export type VendorObjectAsked = Pick<VendorObjectRequest, 'vendor' | 'reference' | 'noun'>;
+
+/** The vendor's answer about the object asked for means the request must change. */
+export function rejection(asked: VendorObjectAsked, code: VendorRejection['code'], detail: string) {
+  return new VendorRejection({ vendor: asked.vendor, code, reference: asked.reference, detail });
+}
+
+/** A 200 whose JSON is not the object asked for (another id, no status or type). */
+export function notTheObjectAskedFor(request: VendorObjectAsked) {
+  return new VendorUnavailable({
+    vendor: request.vendor,
+    reason: 'unexpected_response',
+    reference: request.reference,
+    detail: `${VENDOR_LABELS[request.vendor]} answered without the ${request.noun} we asked for.`,
+    vendorStatus: 200,
   });
 }

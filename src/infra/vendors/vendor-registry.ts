@@ -28,7 +28,7 @@ type VendorConfig = Pick<FerryConfig, 'gocardless' | 'stripe' | 'requestTimeoutM
 /**
  * A vendor whose credentials are not set. Its answer is a permanent rejection, not
  * `vendor_unavailable`: a supplier told to retry would retry for ever, and nothing changes until
- * the operator configures the vendor (see docs/decisions/vendors-error-codes.md).
+ * the operator configures the vendor (see docs/decisions/0031-vendors-error-codes.md).
  */
 class UnconfiguredVendor implements PaymentVendor {
   constructor(readonly name: PaymentVendorName) {}

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { startVendorSimulator, type VendorSimulator } from './vendor-simulator.ts';
-import { SEEDED_MANDATES, SEEDED_PAYMENT_METHODS } from './vendor-simulator-records.ts';
+import { SEEDED_MANDATES, SEEDED_PAYMENT_METHODS, type SeededRecord } from './vendor-simulator-records.ts';
 
 export const VENDOR_SIMULATOR_USAGE = `Usage: ferry dev vendor-sim [--port N] [--host 127.0.0.1]
 
@@ -20,11 +20,10 @@ export interface VendorSimulatorCliIo {
 export function describeVendorSimulator(simulator: VendorSimulator): string {
   const lines = [`Vendor simulator listening on ${simulator.url}`, '', 'Point Ferry at it with:'];
   for (const [name, value] of Object.entries(simulator.env)) lines.push(`  export ${name}=${value}`);
-  lines.push('', 'GoCardless mandates (vendor GOCARDLESS, type DIRECT_DEBIT):');
-  for (const { mandate, purpose } of SEEDED_MANDATES) lines.push(`  ${mandate.id.padEnd(22)} ${purpose}`);
-  lines.push('', 'Stripe payment methods (vendor STRIPE):');
-  for (const { method, purpose } of SEEDED_PAYMENT_METHODS)
-    lines.push(`  ${method.id.padEnd(22)} ${purpose}`);
+  const seeded = (records: SeededRecord<{ id: string }>[]) =>
+    records.map(({ record, purpose }) => `  ${record.id.padEnd(22)} ${purpose}`);
+  lines.push('', 'GoCardless mandates (vendor GOCARDLESS, type DIRECT_DEBIT):', ...seeded(SEEDED_MANDATES));
+  lines.push('', 'Stripe payment methods (vendor STRIPE):', ...seeded(SEEDED_PAYMENT_METHODS));
   lines.push(
     '',
     'Faults by reference (any other id after the prefix is unknown → 404):',

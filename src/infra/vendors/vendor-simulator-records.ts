@@ -80,42 +80,41 @@ export function simulatedPaymentMethod(
   };
 }
 
-/** Seeded on start (and by reset()), with what each one is for. */
-export const SEEDED_MANDATES: { mandate: SimulatedMandate; purpose: string }[] = [
-  { mandate: simulatedMandate('MD000SIMACTIVE'), purpose: 'active Bacs mandate' },
-  {
-    mandate: simulatedMandate('MD000SIMPENDING', { status: 'pending_submission' }),
-    purpose: 'pending, accepted',
-  },
-  {
-    mandate: simulatedMandate('MD000SIMSUSPENDED', { status: 'suspended_by_payer' }),
-    purpose: 'suspended: accepted, not active',
-  },
-  { mandate: simulatedMandate('MD000SIMCANCELLED', { status: 'cancelled' }), purpose: 'cancelled: inactive' },
-  { mandate: simulatedMandate('MD000SIMEXPIRED', { status: 'expired' }), purpose: 'expired: inactive' },
-];
+/** Payment methods that are not active: on no customer, or a card past its expiry. */
+const DETACHED: Partial<SimulatedPaymentMethod> = { customer: null };
+const EXPIRED_CARD: Partial<SimulatedPaymentMethod> = {
+  card: { ...TYPE_DETAILS.card, exp_month: 1, exp_year: 2020 },
+};
 
-export const SEEDED_PAYMENT_METHODS: { method: SimulatedPaymentMethod; purpose: string }[] = [
-  { method: simulatedPaymentMethod('pm_sim_card_visa'), purpose: 'Visa card, CARD' },
-  {
-    method: simulatedPaymentMethod('pm_sim_bacs_debit', { type: 'bacs_debit' }),
-    purpose: 'Bacs debit, DIRECT_DEBIT',
-  },
-  {
-    method: simulatedPaymentMethod('pm_sim_sepa_debit', { type: 'sepa_debit' }),
-    purpose: 'SEPA debit, DIRECT_DEBIT',
-  },
-  {
-    method: simulatedPaymentMethod('pm_sim_detached', { customer: null }),
-    purpose: 'card not attached to a customer: inactive',
-  },
-  {
-    method: simulatedPaymentMethod('pm_sim_expired_card', {
-      card: { ...TYPE_DETAILS.card, exp_month: 1, exp_year: 2020 },
-    }),
-    purpose: 'expired card: inactive',
-  },
-];
+/** A record the simulator is seeded with, and what it is for. */
+export interface SeededRecord<T> {
+  record: T;
+  purpose: string;
+}
+
+function seeded<T>(
+  make: (id: string, overrides?: Partial<T>) => T,
+  rows: [id: string, purpose: string, overrides?: Partial<T>][],
+): SeededRecord<T>[] {
+  return rows.map(([id, purpose, overrides]) => ({ record: make(id, overrides), purpose }));
+}
+
+/** Seeded on start (and by reset()). */
+export const SEEDED_MANDATES = seeded(simulatedMandate, [
+  ['MD000SIMACTIVE', 'active Bacs mandate'],
+  ['MD000SIMPENDING', 'pending, accepted', { status: 'pending_submission' }],
+  ['MD000SIMSUSPENDED', 'suspended: accepted, not active', { status: 'suspended_by_payer' }],
+  ['MD000SIMCANCELLED', 'cancelled: inactive', { status: 'cancelled' }],
+  ['MD000SIMEXPIRED', 'expired: inactive', { status: 'expired' }],
+]);
+
+export const SEEDED_PAYMENT_METHODS = seeded(simulatedPaymentMethod, [
+  ['pm_sim_card_visa', 'Visa card, CARD'],
+  ['pm_sim_bacs_debit', 'Bacs debit, DIRECT_DEBIT', { type: 'bacs_debit' }],
+  ['pm_sim_sepa_debit', 'SEPA debit, DIRECT_DEBIT', { type: 'sepa_debit' }],
+  ['pm_sim_detached', 'card not attached to a customer: inactive', DETACHED],
+  ['pm_sim_expired_card', 'expired card: inactive', EXPIRED_CARD],
+]);
 
 /**
  * Faults and states encoded in a reference, so that a whole import can be exercised by hand
@@ -151,12 +150,8 @@ export function recordEncodedIn(
     return /^slow_\d+$/.test(rest) ? simulatedMandate(reference) : null;
   }
   if (!reference.startsWith('pm_')) return null;
-  if (rest === 'detached') return simulatedPaymentMethod(reference, { customer: null });
-  if (rest === 'expired') {
-    return simulatedPaymentMethod(reference, {
-      card: { ...TYPE_DETAILS.card, exp_month: 1, exp_year: 2020 },
-    });
-  }
+  if (rest === 'detached') return simulatedPaymentMethod(reference, DETACHED);
+  if (rest === 'expired') return simulatedPaymentMethod(reference, EXPIRED_CARD);
   const m = /^type_([a-z_]+)$/.exec(rest);
   if (m) return simulatedPaymentMethod(reference, { type: m[1] });
   return /^slow_\d+$/.test(rest) ? simulatedPaymentMethod(reference) : null;

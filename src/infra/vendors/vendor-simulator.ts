@@ -19,7 +19,7 @@ export type { SimulatedMandate, SimulatedPaymentMethod, SimulatedVendor, VendorF
  * A GoCardless- and Stripe-shaped HTTP server on loopback, for tests and local trials: one port
  * serves both `GET /mandates/{id}` and `GET /v1/payment_methods/{id}`, checks credentials and
  * version headers as the vendors do, and injects faults (per reference or programmatically).
- * See docs/decisions/vendors-simulator.md.
+ * See docs/decisions/0032-vendors-simulator.md.
  */
 export interface VendorSimulatorOptions {
   port?: number;
@@ -123,8 +123,8 @@ export async function startVendorSimulator(options: VendorSimulatorOptions = {})
     mandates.clear();
     paymentMethods.clear();
     if (options.seed === false) return;
-    for (const { mandate } of SEEDED_MANDATES) mandates.set(mandate.id, structuredClone(mandate));
-    for (const { method } of SEEDED_PAYMENT_METHODS) paymentMethods.set(method.id, structuredClone(method));
+    for (const { record } of SEEDED_MANDATES) mandates.set(record.id, structuredClone(record));
+    for (const { record } of SEEDED_PAYMENT_METHODS) paymentMethods.set(record.id, structuredClone(record));
   };
   seed();
 

@@ -3,21 +3,16 @@
  * paths the errors' `attr` use), and assertions on the errors a payload produces.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { validateAccountPayload } from '../../../../src/accounts/payload/validate-account-payload.ts';
 import type { ErrorItem } from '../../../../src/http/errors.ts';
+import { exampleAccount } from '../../../helpers/account-fixtures.ts';
 
 export type Json = Record<string, unknown>;
 
 /** The date the tests validate on: after every date in the fixtures. */
 export const TODAY = '2025-06-01';
 
-const EXAMPLE = readFileSync(new URL('../fixtures/example-account.json', import.meta.url), 'utf8');
-
-/** A fresh copy of the reference's example account (reference/examples/account.json). */
-export function exampleAccount(): Json {
-  return JSON.parse(EXAMPLE);
-}
+export { exampleAccount };
 
 function parent(root: unknown, path: string): { container: Record<string, unknown>; key: string } {
   const keys = path.split('.');

@@ -1,0 +1,59 @@
+// The floor plan of src/ (issue 11) as dependency-cruiser rules, checked by `npm run lint:layers` in CI.
+// A layer may import the layers below it, never one above it nor a sibling on its own floor
+// (auth and suppliers; account-import and follow-ups). Type-only imports count too: they couple
+// the code just as much. An import of a file in src/ that lies outside every layer is reported as
+// well, so that a new room has to be placed on the plan before anything uses it.
+
+/** Lowest floor first; `rank` orders them, a path regex says what belongs to each. */
+const LAYERS = [
+  { name: 'vocabulary', rank: 0, path: '^src/vocabulary/' },
+  { name: 'infra', rank: 1, path: '^src/(infra/|config[.]ts$)' },
+  { name: 'http', rank: 2, path: '^src/http/' },
+  { name: 'auth', rank: 3, path: '^src/auth/' },
+  { name: 'suppliers', rank: 3, path: '^src/suppliers/' },
+  { name: 'accounts', rank: 4, path: '^src/accounts/' },
+  { name: 'account-import', rank: 5, path: '^src/account-import/' },
+  { name: 'follow-ups', rank: 5, path: '^src/follow-ups/' },
+  { name: 'composition', rank: 6, path: '^src/((app|server|worker-process)[.]ts$|cli/|client/)' },
+];
+
+const anyOf = (layers) => layers.map((layer) => `(${layer.path})`).join('|');
+
+const layerRules = LAYERS.filter((layer) => layer.rank < 6).map((layer) => {
+  const above = LAYERS.filter((other) => other !== layer && other.rank >= layer.rank);
+  return {
+    name: `${layer.name}-imports-only-lower-layers`,
+    comment: `${layer.name} (floor ${layer.rank}) may not import ${above.map((other) => other.name).join(', ')}`,
+    severity: 'error',
+    from: { path: layer.path },
+    to: { path: anyOf(above) },
+  };
+});
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'outside-the-floor-plan',
+      comment: 'every module in src/ belongs to one layer of the floor plan (.dependency-cruiser.cjs)',
+      severity: 'error',
+      // An unplaced folder importing its own files is left out: the imports of it say enough.
+      from: { path: '^(src/[^/]+)' },
+      to: { path: '^src/', pathNot: `${anyOf(LAYERS)}|^$1(/|$)` },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'an import that does not resolve to a file',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/client/openapi[.]ts$|^src/infra/db/migrations/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

@@ -1,0 +1,136 @@
+import { sql } from '../../infra/db/db.ts';
+import { IMPORT_PROCESS_TRANSITIONS as T } from '../../vocabulary/import-process-states.ts';
+import { sqlStates, sqlWord } from '../process-state-sql.ts';
+
+/** The state a worker holds the processes it claimed in, under its lease. */
+const CLAIMED = sqlWord(T.claim.to);
+
+export interface ClaimedProcess {
+  id: string;
+  import_supplier: string;
+  external_account_number: string;
+  // biome-ignore lint/suspicious/noExplicitAny: validated payload, stored as JSON
+  payload: Record<string, any>;
+  is_dry_run: boolean;
+  send_welcome_emails: boolean;
+  dry_run_only: boolean;
+}
+
+/**
+ * Claims up to $2 due PENDING processes of Ongoing suppliers for worker $1, leasing them for
+ * $3 seconds, and records their STARTED events, in one statement.
+ * Locking: FOR UPDATE SKIP LOCKED makes concurrent workers take disjoint rows without waiting
+ * on each other; the row lock lasts only this statement, after which the lease columns
+ * (locked_by, locked_until) say who owns the process. A worker that dies leaves a lease that
+ * expires, and releaseExpiredLeases hands the process back.
+ */
+export const claimPendingProcesses = sql(
+  'claimPendingProcesses',
+  `WITH due AS (
+     SELECT p.id
+       FROM import_processes p
+       JOIN import_suppliers s ON s.code = p.import_supplier AND s.status = 'Ongoing'
+      WHERE p.status IN (${sqlStates(T.claim.from)}) AND p.schedule_window_start <= now() AND p.schedule_window_end > now()
+      ORDER BY p.schedule_window_start, p.id
+      LIMIT $2
+        FOR UPDATE OF p SKIP LOCKED
+   ), claimed AS (
+     UPDATE import_processes p
+        SET status = ${CLAIMED}, locked_by = $1, locked_until = now() + make_interval(secs => $3),
+            attempts = p.attempts + 1, modified_at = now(),
+            latest_event = jsonb_build_object('event', ${sqlWord(T.claim.event)},
+                                              'occurred_at', to_jsonb(now()), 'data', NULL),
+            latest_error = NULL
+       FROM due WHERE p.id = due.id
+     RETURNING p.id, p.import_supplier, p.external_account_number, p.payload, p.is_dry_run
+   ), events AS (
+     INSERT INTO import_process_events (import_process_id, event, occurred_at)
+     SELECT id, ${sqlWord(T.claim.event)}, now() FROM claimed
+   )
+   SELECT c.*, coalesce((s.config->>'send_welcome_emails')::boolean, false) AS send_welcome_emails,
+          coalesce((s.config->>'dry_run_only')::boolean, false) AS dry_run_only
+     FROM claimed c JOIN import_suppliers s ON s.code = c.import_supplier`,
+);
+
+/** Re-checks, under a row lock, that this worker still holds the lease on the process. */
+export const lockOwnedProcess = sql(
+  'lockOwnedImportProcess',
+  `SELECT id FROM import_processes
+    WHERE id = $1 AND status = ${CLAIMED} AND locked_by = $2
+      FOR UPDATE`,
+);
+
+/** The same for a batch: the ids, of $1, that worker $2 still holds, locked. */
+export const lockOwnedProcesses = sql(
+  'lockOwnedImportProcesses',
+  `SELECT id FROM import_processes
+    WHERE id = ANY($1::bigint[]) AND status = ${CLAIMED} AND locked_by = $2
+    ORDER BY id
+      FOR UPDATE`,
+);
+
+/** Processes $1 (ids) now have accounts $2 (ids): created (PROCESSED), each with its event, in one statement. */
+export const markProcessed = sql(
+  'markImportProcessesProcessed',
+  `WITH done AS (
+     SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS d(id, account_id)
+   ), updated AS (
+     UPDATE import_processes p
+        SET status = ${sqlWord(T.create.to)}, latest_error = NULL, modified_at = $3,
+            latest_event = jsonb_build_object('event', ${sqlWord(T.create.event)}, 'occurred_at', $4::text, 'data', NULL),
+            account_id = done.account_id, locked_by = NULL, locked_until = NULL
+       FROM done WHERE p.id = done.id
+   )
+   INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
+   SELECT id, ${sqlWord(T.create.event)}, $3, NULL FROM done`,
+);
+
+/**
+ * Leaves processes $1, held by worker $2, for a later attempt after a failure that was not
+ * about their data (the database unavailable): the lease is cut short to a backoff that
+ * doubles with each attempt (about 1 s, 2 s, 4 s, ... at most 60 s, jittered), then
+ * releaseExpiredLeases hands them back to PENDING and any worker may claim them again.
+ */
+export const retryProcessesLater = sql(
+  'retryImportProcessesLater',
+  `UPDATE import_processes
+      SET locked_until = now() + make_interval(secs => least(60, 2 ^ greatest(attempts - 1, 0)) * (0.5 + random() / 2))
+    WHERE id = ANY($1::bigint[]) AND status = ${CLAIMED} AND locked_by = $2`,
+);
+
+/** Hands processes whose worker vanished (lease expired) back to PENDING. */
+export const releaseExpiredLeases = sql(
+  'releaseExpiredLeases',
+  `WITH expired AS (
+     UPDATE import_processes
+        SET status = ${sqlWord(T.release_lease.to)}, locked_by = NULL, locked_until = NULL, modified_at = now(),
+            latest_event = jsonb_build_object('event', ${sqlWord(T.release_lease.event)},
+                                              'occurred_at', to_jsonb(now()), 'data', '{"reason": "lease_expired"}'::jsonb)
+      WHERE status IN (${sqlStates(T.release_lease.from)}) AND locked_until < now()
+     RETURNING id
+   )
+   INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
+   SELECT id, ${sqlWord(T.release_lease.event)}, now(), '{"reason": "lease_expired"}' FROM expired`,
+);
+
+/**
+ * PENDING processes whose schedule window closed before a worker started them end ERRORED
+ * (DRY_RUN_ERRORED for a dry run); both expiries start from the same states (the table's test).
+ */
+export const expireScheduleWindows = sql(
+  'expireScheduleWindows',
+  `WITH expired AS (
+     UPDATE import_processes
+        SET status = CASE WHEN is_dry_run THEN ${sqlWord(T.expire_dry_run_window.to)} ELSE ${sqlWord(T.expire_window.to)} END,
+            modified_at = now(),
+            latest_error = '{"code": "schedule_window_expired", "detail": "The process was not started before its schedule window ended.", "domain": "account_import"}'::jsonb,
+            latest_event = jsonb_build_object(
+              'event', CASE WHEN is_dry_run THEN ${sqlWord(T.expire_dry_run_window.event)} ELSE ${sqlWord(T.expire_window.event)} END,
+              'occurred_at', to_jsonb(now()),
+              'data', '{"code": "schedule_window_expired", "detail": "The process was not started before its schedule window ended.", "domain": "account_import"}'::jsonb)
+      WHERE status IN (${sqlStates(T.expire_window.from)}) AND schedule_window_end <= now()
+     RETURNING id, latest_event
+   )
+   INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
+   SELECT id, latest_event->>'event', now(), latest_event->'data' FROM expired`,
+);

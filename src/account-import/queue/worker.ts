@@ -1,0 +1,213 @@
+/**
+ * The import queue: the import_processes table is the queue. A worker (this loop) claims due
+ * processes and creates their accounts; queue.queries.ts holds its SQL, process-import.ts the
+ * account creation of what it claimed. `ferry worker` (src/worker-process.ts) runs one worker
+ * without the API; `ferry serve` runs one beside it.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import type { FerryConfig } from '../../config.ts';
+import { localDate } from '../../infra/clock.ts';
+import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
+import { recordTransition } from '../import-process.queries.ts';
+import { processImport, processImportBatch } from './process-import.ts';
+import {
+  type ClaimedProcess,
+  claimPendingProcesses,
+  expireScheduleWindows,
+  lockOwnedProcess,
+  releaseExpiredLeases,
+  retryProcessesLater,
+} from './queue.queries.ts';
+
+export interface WorkerHandle {
+  readonly workerId: string;
+  stop(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  db: Db;
+  logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** How long a claim stays valid without the worker finishing it. */
+  leaseSeconds?: number;
+  /** Pause between claims when there is nothing to do. */
+  idlePollMs?: number;
+}
+
+/** Batches a worker has in flight at once: while one is in the database, the next is prepared. */
+const LANES = 2;
+/**
+ * The queue's planner statistics are refreshed by the worker after this many claims (or a
+ * minute of work): PGlite has no autovacuum and a server may have it off, and with stale
+ * statistics the claim sorts every PENDING row instead of reading the first ones in index order.
+ */
+const ANALYZE_EVERY_CLAIMS = 5_000;
+const ANALYZE_EVERY_MS = 60_000;
+/** A lane whose loop fails (the database unavailable) waits 0.5 s, 1 s, 2 s, ... up to this. */
+const MAX_LOOP_BACKOFF_MS = 10_000;
+
+/** Jittered exponential backoff after `failures` failures in a row. */
+const loopBackoffMs = (failures: number) => {
+  const base = Math.min(MAX_LOOP_BACKOFF_MS, 500 * 2 ** (failures - 1));
+  return base / 2 + (Math.random() * base) / 2;
+};
+
+/**
+ * One account-creation worker: claims due processes in batches of WORKER_CONCURRENCY, creates
+ * each batch's accounts in one transaction (docs/decisions/0014), keeps two batches in flight,
+ * and keeps the queue healthy (expired leases back to PENDING, expired schedule windows to
+ * ERRORED, fresh planner statistics). Any number of workers, in any number of processes, may
+ * share one database. stop() finishes the batches in hand, then returns.
+ * A failure that is not about the data (the database unavailable, a statement timeout) never
+ * ends a process ERRORED: the process is retried later, with backoff (retryLater).
+ */
+export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHandle {
+  const { db, logger } = opts;
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const leaseSeconds = opts.leaseSeconds ?? config.workerLeaseSeconds;
+  const idlePollMs = opts.idlePollMs ?? 250;
+  let running = true;
+  let lastMaintenance = 0;
+  let claimedSinceAnalyze = 0;
+  let lastAnalyze = Date.now();
+  let analyzing: Promise<void> | null = null;
+  const stopping = new AbortController();
+  const sleep = (ms: number) => delay(ms, undefined, { signal: stopping.signal }).catch(() => {});
+  /** Processes to leave for a later attempt that could not be handed back yet (database down). */
+  const toRetry = new Set<string>();
+
+  /** In the background: the lanes go on claiming meanwhile. */
+  function refreshQueueStatistics() {
+    const due =
+      claimedSinceAnalyze >= ANALYZE_EVERY_CLAIMS ||
+      (claimedSinceAnalyze > 0 && Date.now() - lastAnalyze >= ANALYZE_EVERY_MS);
+    if (!due || analyzing) return;
+    claimedSinceAnalyze = 0;
+    lastAnalyze = Date.now();
+    analyzing = db
+      .exec('ANALYZE import_processes')
+      .catch((err) => logger.warn({ err }, 'could not refresh the queue statistics'))
+      .finally(() => {
+        analyzing = null;
+      });
+  }
+
+  /** Hands the processes in toRetry back with a backoff; throws while the database is down. */
+  async function handBack() {
+    if (toRetry.size === 0) return;
+    const ids = [...toRetry];
+    await db.query(retryProcessesLater, [ids, workerId]);
+    for (const id of ids) toRetry.delete(id);
+  }
+
+  /**
+   * Leaves processes for a later attempt. While the database is down the hand-back waits for
+   * the next tick that reaches it (or, if this worker stops first, for the lease to expire).
+   */
+  async function retryLater(ids: string[], err: unknown) {
+    logger.warn({ err, importProcessIds: ids }, 'database unavailable; the accounts will be retried');
+    for (const id of ids) toRetry.add(id);
+    await handBack().catch(() => {});
+  }
+
+  async function settleUnexpected(p: ClaimedProcess, err: unknown) {
+    if (isTemporaryDbError(err)) return retryLater([p.id], err);
+    logger.error({ err, importProcessId: p.id }, 'account creation failed unexpectedly');
+    const dryRun = p.is_dry_run || p.dry_run_only;
+    await db.transaction(async (tx) => {
+      if ((await tx.query(lockOwnedProcess, [p.id, workerId])).rowCount === 0) return;
+      await recordTransition(tx, p.id, dryRun ? 'dry_run_fail' : 'fail', {
+        error: {
+          code: 'account_creation_failed',
+          detail: 'The account could not be created; the operator can retry it.',
+          domain: 'account_import',
+        },
+      });
+    });
+  }
+
+  async function tick(): Promise<number> {
+    await handBack();
+    if (Date.now() - lastMaintenance > 1000) {
+      lastMaintenance = Date.now();
+      await db.query(releaseExpiredLeases);
+      await db.query(expireScheduleWindows);
+    }
+    const claimed = (
+      await db.query<ClaimedProcess>(claimPendingProcesses, [
+        workerId,
+        config.workerConcurrency,
+        leaseSeconds,
+      ])
+    ).rows;
+    claimedSinceAnalyze += claimed.length;
+    refreshQueueStatistics();
+    const today = localDate(new Date(), config.serviceTimezone);
+    const one = (p: ClaimedProcess) =>
+      processImport(db, p, { workerId, today }).catch((err) => settleUnexpected(p, err).catch(() => {}));
+    // Real creations go together in one transaction. A batch that fails is split in halves,
+    // earlier-staged half first, so a few bad accounts cost a few more transactions, not one
+    // each, and of two accounts claiming one meter point the first staged gets it.
+    const settle = async (batch: ClaimedProcess[]): Promise<void> => {
+      if (batch.length === 0) return;
+      if (batch.length === 1) {
+        await one(batch[0]);
+        return;
+      }
+      let created: boolean;
+      try {
+        created = await processImportBatch(db, batch, { workerId, today });
+      } catch (err) {
+        // Only an unavailable database is thrown. Should the commit have landed all the same,
+        // the processes are PROCESSED and the hand-back leaves them alone.
+        await retryLater(
+          batch.map((p) => p.id),
+          err,
+        );
+        return;
+      }
+      if (created) return;
+      const half = Math.ceil(batch.length / 2);
+      await settle(batch.slice(0, half));
+      await settle(batch.slice(half));
+    };
+    const creations = claimed
+      .filter((p) => !p.is_dry_run && !p.dry_run_only)
+      .sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
+    const dryRuns = claimed.filter((p) => p.is_dry_run || p.dry_run_only);
+    await Promise.all([settle(creations), ...dryRuns.map(one)]);
+    return claimed.length;
+  }
+
+  const lane = async () => {
+    let failures = 0;
+    while (running) {
+      try {
+        const claimed = await tick();
+        failures = 0;
+        if (claimed === 0) await sleep(idlePollMs);
+      } catch (err) {
+        const wait = loopBackoffMs(++failures);
+        logger.warn({ err, retryInMs: Math.round(wait) }, 'worker loop error; backing off');
+        await sleep(wait);
+      }
+    }
+  };
+  logger.info(
+    { workerId, concurrency: config.workerConcurrency, lanes: LANES },
+    'account-creation worker started',
+  );
+  const loop = Promise.all(Array.from({ length: LANES }, lane));
+
+  return {
+    workerId,
+    async stop() {
+      running = false;
+      stopping.abort();
+      await loop;
+      await analyzing;
+    },
+  };
+}

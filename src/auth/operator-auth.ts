@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError, notAuthenticated, throttled } from '../http/errors.ts';
+import type { CredentialThrottle } from './credential-throttle.ts';
+import { secretsEqual } from './operator-key.ts';
+
+/**
+ * Guards the /admin/ scope: `Authorization: Bearer <OPERATOR_API_KEY>`. An address with too
+ * many recent failures is refused (429) before its key is even compared.
+ */
+export function registerOperatorAuth(
+  app: FastifyInstance,
+  operatorKey: string,
+  throttle: CredentialThrottle,
+) {
+  app.addHook('onRequest', async (request) => {
+    const wait = throttle.retryAfter(request.ip);
+    if (wait > 0) throw throttled(wait);
+    const header = request.headers.authorization;
+    if (!header) throw notAuthenticated();
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m || !secretsEqual(m[1], operatorKey)) {
+      throttle.recordFailure(request.ip);
+      throw new ApiError(401, 'authentication_failed', 'The operator key is not valid.');
+    }
+  });
+}

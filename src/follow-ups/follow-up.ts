@@ -1,0 +1,80 @@
+import { type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import { withDecimalTexts } from '../accounts/payload/normalise-account-payload.ts';
+import { structuralValidator } from '../accounts/payload/validation/structural-validator.ts';
+import type { FerryConfig } from '../config.ts';
+import { type ErrorItem, validationFailed } from '../http/errors.ts';
+import type { Db } from '../infra/db/db.ts';
+import type { ObjectStore } from '../infra/storage/object-store.ts';
+import type { PaymentVendors } from '../infra/vendors/vendor-registry.ts';
+
+/** What the follow-up import routes (notes, transactions, statements, payment instructions) get. */
+export interface FollowUpDeps {
+  db: Db;
+  config: FerryConfig;
+  objectStore: ObjectStore;
+  paymentVendors: PaymentVendors;
+}
+
+/** Documents checked in the store at once for one request. */
+export const DOCUMENT_CHECKS_IN_FLIGHT = 16;
+
+/** Most items one follow-up request may carry (notes, transactions, statements). */
+export const MAX_ITEMS_PER_REQUEST = 1_000;
+
+/**
+ * The top-level code of a follow-up body's structural or field errors, on all four endpoints
+ * (the same code Fastify's schema errors get in error-handler.ts).
+ */
+export const FOLLOW_UP_VALIDATION_CODE = 'validation_error';
+
+/** The validation body of a follow-up request: every error, in attr order. */
+export function followUpValidationFailed(errors: ErrorItem[]) {
+  const sorted = [...errors].sort((a, b) => a.attr.localeCompare(b.attr, 'en', { numeric: true }));
+  return validationFailed(sorted, FOLLOW_UP_VALIDATION_CODE, 'The request is not valid.');
+}
+
+/**
+ * The body shape shared by the four follow-up imports: which account, any `extra` top-level
+ * fields, then the items.
+ */
+export function followUpBody<K extends string, S extends TSchema>(
+  itemsKey: K,
+  item: S,
+  description: string,
+  extra: TProperties = {},
+) {
+  return Type.Object(
+    {
+      import_supplier: Type.String({ minLength: 1, maxLength: 64, description: 'Import supplier code.' }),
+      external_account_number: Type.String({ minLength: 1, maxLength: 128 }),
+      ...extra,
+      [itemsKey]: Type.Array(item, { minItems: 1, maxItems: MAX_ITEMS_PER_REQUEST, description }),
+    } as { import_supplier: TSchema; external_account_number: TSchema } & Record<K, TSchema>,
+    { additionalProperties: false },
+  );
+}
+
+export interface CheckedBody<T> {
+  /** The body, decimals sent as JSON numbers replaced by their exact text. */
+  value: T;
+  errors: ErrorItem[];
+  /** Attrs whose value cannot be trusted to have its declared type (see CheckContext). */
+  blockedPaths: string[];
+}
+
+/**
+ * A checker of a follow-up body built from the account payload's field types (decimals, formats
+ * such as `ledger-code`, tagged unions): the account payload's validator, so the same field
+ * answers the same codes in both places.
+ */
+export function followUpBodyChecker<T>(schema: TSchema): (body: unknown) => CheckedBody<T> {
+  const check = structuralValidator(schema);
+  return (body) => {
+    const { errors, blockedPaths, decimalNumbers } = check(body);
+    const value =
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? withDecimalTexts(body as Record<string, unknown>, decimalNumbers)
+        : body;
+    return { value: value as T, errors, blockedPaths };
+  };
+}

@@ -1,0 +1,30 @@
+import { Type } from '@sinclair/typebox';
+import { type Transaction, TransactionSchema } from '../../accounts/payload/ledgers/transactions.schema.ts';
+import { followUpBody } from '../follow-up.ts';
+
+export type { Transaction };
+export type TransactionType = Transaction['type'];
+
+/**
+ * The transactions request: each transaction is the account payload's own (the reference says
+ * "same fields as in account-payload-fields.md"), so the two cannot drift.
+ */
+export const TransactionsBodySchema = followUpBody(
+  'transactions',
+  TransactionSchema,
+  'At most 1,000 transactions, each as in the account payload. Amounts: at most 2 decimal places.',
+  {
+    dry_run: Type.Optional(
+      Type.Boolean({
+        description: 'true: checked and answered exactly as if added, but nothing is stored.',
+      }),
+    ),
+  },
+);
+
+export interface TransactionsRequest {
+  import_supplier: string;
+  external_account_number: string;
+  dry_run?: boolean;
+  transactions: Transaction[];
+}
