@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { prepareAccountPayloadValidation } from '../src/account-import/payload/validate-account-payload.ts';
+import { prepareAccountPayloadValidation } from '../src/accounts/payload/validate-account-payload.ts';
 import type { FerryConfig } from '../src/config.ts';
 import { type Db, sql } from '../src/infra/db/db.ts';
 import { buildTestAppOn, tokenFor } from '../test/helpers/test-app.ts';

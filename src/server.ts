@@ -1,5 +1,5 @@
-import { prepareAccountPayloadValidation } from './account-import/payload/validate-account-payload.ts';
 import { startWorker } from './account-import/queue/worker.ts';
+import { prepareAccountPayloadValidation } from './accounts/payload/validate-account-payload.ts';
 import { buildApp } from './app.ts';
 import { resolveOperatorKey } from './auth/operator-key.ts';
 import type { FerryConfig } from './config.ts';

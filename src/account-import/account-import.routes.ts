@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import exampleAccount from '../../examples/account.json' with { type: 'json' };
+import { AccountPayloadSchema, TaskParamsSchema } from '../accounts/payload/account-payload.schema.ts';
 import type { FerryConfig } from '../config.ts';
 import { checkedInService } from '../http/json-body.ts';
 import { authErrorResponses, ErrorRef, OneOf } from '../http/schemas.ts';
@@ -8,7 +9,6 @@ import type { Db } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { scheduleAccountCreation, validateAccount } from './account-import.service.ts';
 import { processStager } from './import-process.queries.ts';
-import { AccountPayloadSchema, TaskParamsSchema } from './payload/account-payload.schema.ts';
 import { stagedImportRoutes } from './staged-import.routes.ts';
 
 // Documented here, validated by the payload module (our codes and attr paths), so Fastify's

@@ -1,3 +1,4 @@
+import { parseAccountRequest } from '../accounts/payload/account-request.ts';
 import { apiError, RawBodyError, validationFailed } from '../http/error-catalogue.ts';
 import { type ErrorItem, item } from '../http/errors.ts';
 import { localDate } from '../infra/clock.ts';
@@ -5,7 +6,6 @@ import type { Db } from '../infra/db/db.ts';
 import type { Supplier, SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { LAST_INSTANT } from '../vocabulary/calendar-date.ts';
 import { type InsertNewProcess, scheduleImportProcess } from './import-process.queries.ts';
-import { parseAccountRequest } from './payload/account-request.ts';
 
 const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
 

@@ -6,6 +6,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { asCreationError } from '../accounts/account-creation-error.ts';
 import { createAccount } from '../accounts/create-account.ts';
+import type { AccountPayload } from '../accounts/payload/account-payload.schema.ts';
+import { validateAccountPayload } from '../accounts/payload/validate-account-payload.ts';
+import { isRegistryCode } from '../accounts/payload/validation/registry-code.ts';
 import {
   apiError,
   type CreationFailureCode,
@@ -19,9 +22,6 @@ import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { allows, IMPORT_PROCESS_TRANSITIONS } from '../vocabulary/import-process-states.ts';
 import { check, refuseUnlessOngoing, supplierNotFound } from './account-import.service.ts';
 import { findImportProcessStatus, type LatestEvent, recordTransition } from './import-process.queries.ts';
-import type { AccountPayload } from './payload/account-payload.schema.ts';
-import { isRegistryCode } from './payload/rules/registry-code.ts';
-import { validateAccountPayload } from './payload/validate-account-payload.ts';
 import {
   insertStagedProcess,
   lockImportProcess,

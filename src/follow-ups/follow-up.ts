@@ -1,6 +1,6 @@
 import { type TArray, type TProperties, type TSchema, type TString, Type } from '@sinclair/typebox';
-import { withDecimalTexts } from '../account-import/payload/normalise-account-payload.ts';
-import { structuralValidator } from '../account-import/payload/structure/structural-validator.ts';
+import { withDecimalTexts } from '../accounts/payload/normalise-account-payload.ts';
+import { structuralValidator } from '../accounts/payload/validation/structural-validator.ts';
 import type { FerryConfig } from '../config.ts';
 import { validationFailed } from '../http/error-catalogue.ts';
 import type { ErrorItem } from '../http/errors.ts';

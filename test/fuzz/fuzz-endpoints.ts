@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { faultEncodedIn } from '../../src/infra/vendors/vendor-simulator-records.ts';
-import { kitchenSinkAccount } from '../account-import/payload/fixtures/kitchen-sink-account.ts';
+import { kitchenSinkAccount } from '../accounts/payload/fixtures/kitchen-sink-account.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { RawJson, toJsonText } from '../helpers/json-text.ts';
 import {

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { mpanCheckDigit } from '../../src/account-import/payload/rules/mpan.ts';
-import { mprnCheckDigits } from '../../src/account-import/payload/rules/mprn.ts';
+import { mpanCheckDigit } from '../../src/accounts/payload/meter-points/mpan.ts';
+import { mprnCheckDigits } from '../../src/accounts/payload/meter-points/mprn.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: fixture JSON
 type Obj = Record<string, any>;
 
 // A copy of the reference example account (its fidelity is checked in payload-fixtures.test.ts).
 const EXAMPLE = readFileSync(
-  new URL('../account-import/payload/fixtures/example-account.json', import.meta.url),
+  new URL('../accounts/payload/fixtures/example-account.json', import.meta.url),
   'utf8',
 );
 

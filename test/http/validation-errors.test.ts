@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
-import { structuralValidator } from '../../src/account-import/payload/structure/structural-validator.ts';
+import { structuralValidator } from '../../src/accounts/payload/validation/structural-validator.ts';
 import { StringEnum } from '../../src/http/schemas.ts';
 import { ajvErrorsToItems } from '../../src/http/validation-errors.ts';
 import { registerFieldTypes } from '../../src/vocabulary/field-types.ts';

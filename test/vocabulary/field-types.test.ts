@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { AccountPayloadSchema } from '../../src/account-import/payload/account-payload.schema.ts';
+import { AccountPayloadSchema } from '../../src/accounts/payload/account-payload.schema.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
 import { isCalendarDate, isDateTime } from '../../src/vocabulary/calendar-date.ts';
 import { FIELD_COLUMNS, INT32_MAX, INT32_MIN, readDecimal } from '../../src/vocabulary/field-types.ts';

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { PaymentInstructionSchema } from '../../account-import/payload/schema/payments.schema.ts';
+import { PaymentInstructionSchema } from '../../accounts/payload/payments/payments.schema.ts';
 import {
   Bool,
   Choice,
@@ -7,7 +7,7 @@ import {
   Nullable,
   Obj,
   Opt,
-} from '../../account-import/payload/schema/primitives.ts';
+} from '../../accounts/payload/validation/schema-builders.ts';
 import { PAYMENT_INSTRUCTION_TYPES, PAYMENT_VENDOR_NAMES } from '../../infra/vendors/payment-vendor.ts';
 
 // The account payload's own definitions: `ledger_code` has its `ledger-code` format (a format

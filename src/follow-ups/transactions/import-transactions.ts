@@ -1,6 +1,6 @@
-import { CheckContext, cleanItems } from '../../account-import/payload/checks/check-context.ts';
-import { checkTransactionList } from '../../account-import/payload/checks/transaction-checks.ts';
 import { lockImportedAccount } from '../../accounts/imported-account.ts';
+import { checkTransactionList } from '../../accounts/payload/ledgers/transactions.checks.ts';
+import { CheckContext, cleanItems } from '../../accounts/payload/validation/check-context.ts';
 import { RawBodyError, type TransactionRefusalCode } from '../../http/error-catalogue.ts';
 import type { ErrorItem } from '../../http/errors.ts';
 import { localDate } from '../../infra/clock.ts';

@@ -1,8 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import {
-  type Transaction,
-  TransactionSchema,
-} from '../../account-import/payload/schema/transactions.schema.ts';
+import { type Transaction, TransactionSchema } from '../../accounts/payload/ledgers/transactions.schema.ts';
 import { followUpBody } from '../follow-up.ts';
 
 export type { Transaction };
