@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Start-up time (spawn → first 200 from /healthz) and RSS of `ferry serve`, run two ways:
+// Start-up time (spawn → first 200 from /healthz), the CPU time the process used until then
+// (steadier than wall time on a shared machine) and RSS of `ferry serve`, run two ways:
 //   dist  node bin/ferry.js serve              (the compiled build: what npm start runs)
 //   tsx   tsx's loader importing src/cli/main.ts (how Ferry ran before the build, decision 0001)
 // Each run is a new process on the embedded database (PGlite); the two ways alternate so that
 // a busy machine slows both alike.
 // Usage: node scripts/measure-startup.mjs [--runs N] [--fresh] [--json]
 //   --fresh  a new DATA_DIR every run (migrations included); default: one migrated DATA_DIR per way
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,11 +39,20 @@ async function freePort() {
   return port;
 }
 
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+/** User + system CPU time of `pid` so far, in ms (fields 14 and 15 of /proc/<pid>/stat, after the name). */
+function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
 const memory = (pid, field) =>
   Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))[1]) /
   1024;
 
-/** One start: ms until /healthz answers, RSS then and 2 s later (MiB), and the peak RSS. */
+/** One start: ms until /healthz answers, CPU ms used by then, RSS then and 2 s later (MiB), and the peak RSS. */
 async function startOnce(way, dataDir) {
   const port = await freePort();
   const started = performance.now();
@@ -71,9 +81,10 @@ async function startOnce(way, dataDir) {
       await new Promise((r) => setTimeout(r, 10));
     }
     const ms = performance.now() - started;
+    const cpu = cpuMs(child.pid);
     const rss = memory(child.pid, 'VmRSS');
     await new Promise((r) => setTimeout(r, 2000));
-    return { ms, rss, rssSettled: memory(child.pid, 'VmRSS'), peak: memory(child.pid, 'VmHWM') };
+    return { ms, cpu, rss, rssSettled: memory(child.pid, 'VmRSS'), peak: memory(child.pid, 'VmHWM') };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -96,7 +107,9 @@ try {
   const result = Object.fromEntries(
     Object.entries(runs).map(([way, rs]) => [
       way,
-      Object.fromEntries(['ms', 'rss', 'rssSettled', 'peak'].map((k) => [k, summary(rs.map((r) => r[k]))])),
+      Object.fromEntries(
+        ['ms', 'cpu', 'rss', 'rssSettled', 'peak'].map((k) => [k, summary(rs.map((r) => r[k]))]),
+      ),
     ]),
   );
   if (values.json) {
@@ -110,12 +123,12 @@ try {
       `${RUNS} runs each, ${values.fresh ? 'a fresh DATA_DIR every run' : 'a migrated DATA_DIR'}, Node ${process.version}; median (min–max)`,
     );
     console.log(
-      '| way | spawn → /healthz (ms) | RSS at /healthz (MiB) | RSS 2 s later (MiB) | peak RSS (MiB) |',
+      '| way | spawn → /healthz (ms) | CPU until then (ms) | RSS at /healthz (MiB) | RSS 2 s later (MiB) | peak RSS (MiB) |',
     );
-    console.log('|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|');
     for (const [way, r] of Object.entries(result)) {
       console.log(
-        `| ${way} | ${fmt(r.ms, 0)} | ${fmt(r.rss, 1)} | ${fmt(r.rssSettled, 1)} | ${fmt(r.peak, 1)} |`,
+        `| ${way} | ${fmt(r.ms, 0)} | ${fmt(r.cpu, 0)} | ${fmt(r.rss, 1)} | ${fmt(r.rssSettled, 1)} | ${fmt(r.peak, 1)} |`,
       );
     }
   }
