@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts file with node's test runner (TypeScript loaded through tsx).
-// Node 20's --test does not expand globs, so the files are listed here.
+// Node 20's --test does not expand globs, so the files are listed here. Tests that start `ferry`
+// as a process (bin/ferry.js, npm start) run the compiled dist/: it is rebuilt first when stale.
 // Usage: npm test [-- <path-substring> ...]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 function listTests(dir) {
@@ -23,6 +24,10 @@ const files = listTests('test')
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
+}
+if (files.some((f) => /bin\/ferry\.js|npm start/.test(readFileSync(f, 'utf8')))) {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(1);
 }
 // Browser tests drive Debian's Chromium; install it when it is missing and we may (root).
 if (files.some((f) => f.endsWith('.browser.test.ts')) && !existsSync('/usr/bin/chromium')) {
