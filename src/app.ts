@@ -24,6 +24,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerPathParamGuard } from './http/path-params.ts';
 import { RateLimiter } from './http/rate-limit.ts';
+import { linearErrorAppends } from './http/validation-errors.ts';
 import type { Db } from './infra/db/db.ts';
 import type { ObjectStore } from './infra/storage/object-store.ts';
 import type { PaymentVendors } from './infra/vendors/vendor-registry.ts';
@@ -60,7 +61,13 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAM_LENGTH },
     ...frameworkErrorOptions,
     ajv: {
-      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },
+      customOptions: {
+        allErrors: true,
+        removeAdditional: false,
+        coerceTypes: false,
+        useDefaults: false,
+        code: linearErrorAppends,
+      },
       // After ajv-formats: `date` and `date-time` mean what they mean in the account payload.
       onCreate: registerFieldTypes,
     },

@@ -112,6 +112,35 @@ export function bodyProblems(value: unknown): ErrorItem[] {
   return problems;
 }
 
+/**
+ * List items a body may hold in all (every array, at every depth). Validating a broken item costs
+ * ≈ 10 µs; without a bound, a 5 MiB body of 2.6 million broken items would hold the process for
+ * half a minute. The largest real bodies (1,000 transactions with their line and tax items, 1,000
+ * accounts in bulk) stay far below it.
+ */
+export const MAX_LIST_ITEMS = 100_000;
+
+/** `too_many_items` at the list whose items take the body past MAX_LIST_ITEMS, or nothing. */
+export function tooManyListItems(value: unknown): ErrorItem[] {
+  let seen = 0;
+  const visit = (node: unknown, path: string[]): string[] | null => {
+    if (typeof node !== 'object' || node === null) return null;
+    if (Array.isArray(node)) {
+      seen += node.length;
+      if (seen > MAX_LIST_ITEMS) return path;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      const found = visit(child, [...path, key]);
+      if (found) return found;
+    }
+    return null;
+  };
+  const path = visit(value, []);
+  if (path === null) return [];
+  const detail = `A body holds at most ${MAX_LIST_ITEMS.toLocaleString('en')} list items in all.`;
+  return [item(path.join('.'), 'too_many_items', detail)];
+}
+
 /** `imprecise_number` for every number a double cannot keep that no decimal field took. */
 export function impreciseNumbers(value: unknown, attrPrefix: string[] = []): ErrorItem[] {
   return leftoverNumbers(value).map(({ path }) =>
@@ -148,6 +177,8 @@ export function registerJsonBodies(app: FastifyInstance) {
       // Cheap tests of the raw text first: most bodies hold no NUL escape and are shallow.
       const suspect = SUSPECT_TEXT.test(text) || nestingDepth(text) > MAX_NESTING_DEPTH;
       const problems = suspect ? bodyProblems(body) : [];
+      // A body of fewer characters cannot hold that many list items: most pay nothing.
+      if (problems.length === 0 && text.length > 2 * MAX_LIST_ITEMS) problems.push(...tooManyListItems(body));
       if (problems.length === 0 && request.routeOptions.config?.exactNumbers !== true)
         problems.push(...impreciseNumbers(body));
       if (problems.length === 0) return done(null, body);
