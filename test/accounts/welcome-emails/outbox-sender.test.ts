@@ -9,6 +9,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { sql } from '../../../src/infra/db/db.ts';
 import { createSmtpMailer } from '../../../src/infra/mail/smtp-mailer.ts';
 import { type SmtpTestServer, startSmtpTestServer } from '../../helpers/smtp-test-server.ts';
+import { admin, buildTestAppOn } from '../../helpers/test-app.ts';
 import { createTestDb, type TestDb } from '../../helpers/test-db.ts';
 import { recipientFor, seedWelcomeOutbox } from '../../helpers/welcome-outbox.ts';
 
@@ -199,5 +200,41 @@ describe('the welcome e-mail sender', () => {
     assert.equal(mails.length, 40);
     assert.equal(new Set(mails.map((m) => m.messageId)).size, 40);
     assert.equal(new Set(mails.map((m) => m.to[0])).size, 40);
+  });
+
+  it('GET /admin/v1/email-outbox/ counts e-mails per state and lists the permanent failures', async () => {
+    await seedWelcomeOutbox(tdb.db, config, { supplier: 'LATER', count: 1, first: 500 });
+    smtp.reply = () => ({ code: 451, text: '4.3.0 Try again later' });
+    const s = sender({ retry: { baseMs: 600_000 } });
+    await until('the row waits for a retry', async () => (await rows('LATER'))[0].last_error !== null);
+    await s.stop();
+
+    const { app } = await buildTestAppOn(tdb.db);
+    try {
+      const outbox = await admin<{
+        counts: Record<string, number>;
+        retrying: number;
+        failures: Record<string, unknown>[];
+      }>(app, 'GET', '/email-outbox/');
+      assert.deepEqual(outbox.counts, { PENDING: 1, SENDING: 0, SENT: 50, FAILED: 1 });
+      assert.equal(outbox.retrying, 1);
+      assert.equal(outbox.failures.length, 1);
+      const [bounced] = await rows('BOUNCE');
+      assert.deepEqual(
+        { ...outbox.failures[0], failed_at: typeof outbox.failures[0].failed_at },
+        {
+          id: String(bounced.id),
+          account_number: bounced.account_number,
+          supplier: 'BOUNCE',
+          kind: 'welcome',
+          recipient: recipientFor('BOUNCE', 200),
+          attempts: 1,
+          reason: bounced.last_error,
+          failed_at: 'string',
+        },
+      );
+    } finally {
+      await app.close();
+    }
   });
 });
