@@ -10,8 +10,9 @@ import { openObjectStore } from './infra/storage/open-object-store.ts';
 import { createPaymentVendors } from './infra/vendors/vendor-registry.ts';
 
 /**
- * `ferry serve`: migrates, then listens; with `withWorker` an in-process worker (and, with SMTP_URL, the
- * mail sender) runs too, started once the port is ours. A failed listen closes everything and throws (the CLI exits non-zero).
+ * `ferry serve`: migrates, then listens; with `withWorker` an in-process worker (and, with SMTP_URL,
+ * the mail sender) runs too, started once the port is ours. A failed listen closes everything and
+ * throws (the CLI exits non-zero).
  * SIGTERM/SIGINT stop it gracefully: in-flight requests finish, then connections close.
  */
 export async function runServer(config: FerryConfig, opts: { withWorker: boolean }): Promise<void> {

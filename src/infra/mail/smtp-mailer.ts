@@ -62,7 +62,7 @@ export interface SmtpMailerOptions {
   timeoutMs?: number;
 }
 
-/** A mailer over one pooled SMTP connection to `smtpUrl` (smtp:// with STARTTLS when offered, or smtps://). */
+/** A mailer over one pooled SMTP connection to `smtpUrl` (smtp://, STARTTLS when offered; or smtps://). */
 export function createSmtpMailer(smtpUrl: string, opts: SmtpMailerOptions = {}): Mailer {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const transport = nodemailer.createTransport({
