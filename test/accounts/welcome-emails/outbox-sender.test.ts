@@ -237,4 +237,18 @@ describe('the welcome e-mail sender', () => {
       await app.close();
     }
   });
+
+  it('treats a refused connection as transient: the e-mail waits for a retry', async () => {
+    await seedWelcomeOutbox(tdb.db, config, { supplier: 'NOSERVER', count: 1, first: 600 });
+    const s = sender({
+      mailer: createSmtpMailer('smtp://127.0.0.1:1', { timeoutMs: 2_000 }),
+      retry: { baseMs: 600_000 },
+    });
+    await until('the row waits for a retry', async () => (await rows('NOSERVER'))[0].last_error !== null);
+    await s.stop();
+    const [row] = await rows('NOSERVER');
+    assert.equal(row.status, 'PENDING');
+    assert.equal(row.attempts, 1);
+    assert.match(row.last_error ?? '', /ECONNREFUSED|ECONNECTION|ESOCKET/);
+  });
 });
