@@ -38,6 +38,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/email-outbox/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** E-mail delivery: counts per state and the latest permanent failures */
+        get: operations["adminGetEmailOutbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/import-processes/{supplier}/{external}/": {
         parameters: {
             query?: never;
@@ -2504,6 +2521,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetEmailOutbox: {
+        parameters: {
+            query?: {
+                /** @description How many of the latest failures to list. */
+                failures?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The e-mail outbox: delivery states and permanent failures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description E-mails per state: PENDING (waiting, or retrying later), SENDING, SENT, FAILED. */
+                        counts: {
+                            FAILED: number;
+                            PENDING: number;
+                            SENDING: number;
+                            SENT: number;
+                        };
+                        /** @description Permanent failures (never retried), newest first. */
+                        failures: ({
+                            account_number: string;
+                            attempts: number;
+                            /** Format: date-time */
+                            failed_at: string;
+                            id: string;
+                            kind: string;
+                            /** @description The SMTP server's reply, or why Ferry gave up. */
+                            reason: string;
+                            recipient: string | null;
+                            supplier: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description PENDING e-mails whose last attempt failed transiently. */
+                        retrying: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
