@@ -1,6 +1,6 @@
 /**
  * The outbox sender: delivers the rows account creation wrote to email_outbox over SMTP, at most
- * once per row across restarts and any number of senders (docs/decisions/951). It claims due
+ * once per row across restarts and any number of senders (docs/decisions/0040). It claims due
  * rows under a lease (outbox.queries.ts), sends them one at a time, and marks each SENT as soon
  * as the server accepted it; transient failures come back later with exponential backoff,
  * permanent ones end FAILED with the server's reason. Runs in `ferry worker` and beside the API's
