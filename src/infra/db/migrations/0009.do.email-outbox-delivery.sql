@@ -1,4 +1,4 @@
--- Delivery of the e-mail outbox over SMTP (docs/decisions/951-welcome-mail-delivery.md).
+-- Delivery of the e-mail outbox over SMTP (docs/decisions/0040-welcome-mail-delivery.md).
 -- A row is PENDING until a sender claims it (SENDING, under a lease: locked_by, locked_until),
 -- then SENT, or back to PENDING with next_attempt_at after a transient failure, or FAILED
 -- (permanent failure, with its reason in last_error). message_id is chosen at the first claim
