@@ -169,7 +169,7 @@ const BulkResult = Type.Object({
   external_account_number: Type.Union([Type.String(), Type.Null()], {
     description: 'As the line names it (bare or wrapped); null when it names none.',
   }),
-  status: Type.Union([Type.Literal(201), Type.Literal(400), Type.Literal(403)], {
+  status: Type.Union([Type.Literal(201), Type.Literal(400), Type.Literal(403), Type.Literal(413)], {
     description: 'The status the create endpoint would have answered for this account alone.',
   }),
   body: AnyOf(
