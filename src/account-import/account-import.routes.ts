@@ -152,7 +152,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
       });
       return {
         results: lines.map((line, i) => ({
-          external_account_number: line.ok ? externalAccountNumberOf(line.value) : null,
+          external_account_number: externalAccountNumberOf(line.value),
           ...(answers[i] as LineAnswer),
         })),
       };
@@ -167,7 +167,7 @@ export const BULK_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
 const BulkResult = Type.Object({
   external_account_number: Type.Union([Type.String(), Type.Null()], {
-    description: 'As the line names it (bare or wrapped); null when it names none.',
+    description: 'As the line names it (bare or wrapped); null when it names none or cannot be read.',
   }),
   status: Type.Union([Type.Literal(201), Type.Literal(400), Type.Literal(403), Type.Literal(413)], {
     description: 'The status the create endpoint would have answered for this account alone.',

@@ -4331,7 +4331,7 @@ export interface operations {
                         results: {
                             /** @description The create endpoint's body for this account: {} when scheduled. */
                             body: components["schemas"]["Error"] | components["schemas"]["AccountAlreadyImported"] | components["schemas"]["BulkCreated"];
-                            /** @description As the line names it (bare or wrapped); null when it names none. */
+                            /** @description As the line names it (bare or wrapped); null when it names none or cannot be read. */
                             external_account_number: string | null;
                             /** @description The status the create endpoint would have answered for this account alone. */
                             status: 201 | 400 | 403 | 413;

@@ -38,8 +38,11 @@ declare module 'fastify' {
 /** The largest request body (PRODUCT §6 "Limits"); a route taking several bodies allows more in all. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
-/** One body of a `bodyLines` request: its value, or how it was refused (the answer it alone gets). */
-export type BodyLine = { ok: true; value: unknown } | { ok: false; error: Error };
+/**
+ * One body of a `bodyLines` request: its value, or how it was refused (the answer it alone gets)
+ * with its value when it could be parsed.
+ */
+export type BodyLine = { ok: true; value: unknown } | { ok: false; error: Error; value?: unknown };
 
 /** The body of a `bodyLines` route sent as NDJSON or a JSON array: one entry per body, in order. */
 export class BodyLines {
@@ -157,7 +160,7 @@ function checkParsed(request: FastifyRequest, body: unknown, suspect: boolean): 
   if (problems.length === 0 && request.routeOptions.config?.exactNumbers !== true)
     problems.push(...impreciseNumbers(body));
   if (problems.length === 0) return { ok: true, value: body };
-  return { ok: false, error: refused(relativeToPayload(problems, body, request)) };
+  return { ok: false, error: refused(relativeToPayload(problems, body, request)), value: body };
 }
 
 type JsonParser = ReturnType<FastifyInstance['getDefaultJsonParser']>;
@@ -226,7 +229,7 @@ export function registerJsonBodies(app: FastifyInstance) {
           if (Buffer.byteLength(line) > BODY_LIMIT_BYTES)
             return { ok: false, error: payloadTooLarge(BODY_LIMIT_BYTES) };
           const read = readJson(parseJson, request, line, false);
-          return read.ok ? read : { ok: false, error: fromFastifyError(read.error, request) ?? read.error };
+          return read.ok ? read : { ...read, error: fromFastifyError(read.error, request) ?? read.error };
         }),
       ),
     );

@@ -110,7 +110,7 @@ describe('bulk scheduling (POST /v2/data-import/accounts/bulk/)', () => {
 
   it('refuses only the line holding a NUL, broken JSON or an imprecise number', async () => {
     const good = next();
-    const nul = { ...next(), billing_address_line_1: 'a\u0000b' };
+    const nul: Record<string, unknown> = { ...next(), billing_address_line_1: 'a\u0000b' };
     const wrappedNul = { payload: { ...next(), billing_address_line_1: 'a\u0000b' } };
     const lines = [
       JSON.stringify(good),
@@ -132,6 +132,8 @@ describe('bulk scheduling (POST /v2/data-import/accounts/bulk/)', () => {
       assert.deepEqual({ status: got[i].status, body: got[i].body }, await single(text), text);
     }
     assert.equal((got[1].body as { code: string }).code, 'validation_error');
+    assert.equal(got[1].external_account_number, nul.external_account_number);
+    assert.equal(got[3].external_account_number, null);
     assert.equal((got[3].body as { code: string }).code, 'parse_error');
     // In an array, a NUL is its element's refusal too, with attrs relative to the element.
     const inArray = results(await array([nul, good, wrappedNul]));
