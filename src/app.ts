@@ -20,7 +20,7 @@ import { transactionsRoutes } from './follow-ups/transactions/transactions.route
 import { registerErrorHandling } from './http/error-handler.ts';
 import { frameworkErrorOptions, MAX_PATH_PARAM_LENGTH } from './http/framework-errors.ts';
 import { healthRoutes } from './http/health.routes.ts';
-import { registerJsonBodies } from './http/json-body.ts';
+import { BODY_LIMIT_BYTES, registerJsonBodies } from './http/json-body.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerPathParamGuard } from './http/path-params.ts';
@@ -41,8 +41,6 @@ export interface AppDeps {
   operatorKey: string;
   logger?: FastifyServerOptions['logger'];
 }
-
-export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 /**
  * The whole HTTP service as one Fastify instance; no listen (server.ts does that).
