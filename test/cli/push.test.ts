@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import http from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -73,6 +74,67 @@ function writeBook(path: string, supplier: string, count: number, invalid: numbe
   }
   writeFileSync(path, `${lines.join('\n')}\n`);
   return invalidExternals;
+}
+
+/**
+ * A stand-in for the bulk endpoint (PRODUCT.md §9) in front of the service, made of the single
+ * endpoint: /openapi.json lists it, and each bulk line is scheduled on its own. It lets the
+ * client's bulk path be tested on this branch; the real endpoint replaces it.
+ */
+async function startBulkStandIn(target: string) {
+  const seen = { bulkRequests: 0, singleRequests: 0 };
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const headers = { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' };
+    if (req.url === '/v2/data-import/accounts/bulk/') {
+      seen.bulkRequests++;
+      const lines = body.split('\n').filter(Boolean);
+      const results: unknown[] = [];
+      // Sixteen at a time, answered in line order.
+      for (let i = 0; i < lines.length; i += 16) {
+        const chunk = lines.slice(i, i + 16).map(async (line) => {
+          const answer = await fetch(`${target}/v2/data-import/accounts/`, {
+            method: 'POST',
+            headers,
+            body: line,
+          });
+          const value = JSON.parse(line);
+          return {
+            external_account_number: (value.payload ?? value).external_account_number,
+            status: answer.status,
+            body: await answer.json(),
+          };
+        });
+        results.push(...(await Promise.all(chunk)));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(results));
+      return;
+    }
+    if (req.url === '/v2/data-import/accounts/') seen.singleRequests++;
+    const answer = await fetch(`${target}${req.url}`, {
+      method: req.method,
+      headers: req.method === 'GET' ? { authorization: headers.authorization } : headers,
+      body: req.method === 'GET' ? undefined : body,
+    });
+    let text = await answer.text();
+    if (req.url === '/openapi.json') {
+      const doc = JSON.parse(text);
+      doc.paths['/v2/data-import/accounts/bulk/'] = { post: {} };
+      text = JSON.stringify(doc);
+    }
+    res.writeHead(answer.status, {
+      'content-type': answer.headers.get('content-type') ?? 'application/json',
+    });
+    res.end(text);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 describe('ferry push', () => {
@@ -296,6 +358,23 @@ describe('ferry push', () => {
       [supplier],
     );
     assert.equal(rows[0].n, 0, 'a dry run creates nothing');
+  });
+
+  it('schedules through the bulk endpoint when the server offers it', async () => {
+    const supplier = 'PUSH_BULK';
+    const { apiKey, headers } = await tokenFor(t.app, [supplier]);
+    const file = join(dir, 'bulk.ndjson');
+    const report = join(dir, 'bulk-report.ndjson');
+    const invalid = writeBook(file, supplier, 1_050, 3);
+    const standIn = await startBulkStandIn(baseUrl);
+    try {
+      const run = push(['accounts', file, '--url', standIn.url, '--api-key', apiKey, '--report', report]);
+      assert.equal(await run.exited, 1, run.err());
+      assert.deepEqual(standIn.seen, { bulkRequests: 2, singleRequests: 0 }, 'batches of 1,000');
+      await assertFinalReport(supplier, headers, report, 1_050, invalid);
+    } finally {
+      await standIn.close();
+    }
   });
 
   it('exits 2 when it cannot run: usage, a bad key, an unreachable server', async () => {

@@ -257,6 +257,7 @@ export class AccountPush {
         await Promise.all(due.slice(i, i + POLL_CHUNK).map((o) => this.#poll(o)));
       }
       const rest = POLL_ROUND_MS - (Date.now() - started);
+      if (this.#sendingDone && this.outstanding.size === 0) return;
       if (rest > 0) await new Promise((r) => setTimeout(r, this.#sendingDone ? rest : rest / 4));
     }
   }
