@@ -93,7 +93,8 @@ export interface PushSessionOptions {
 interface Tokens {
   token: string;
   refreshToken: string | null;
-  expiresAt: number;
+  /** When to renew it: five minutes before it expires, or a quarter of its life for short-lived ones. */
+  renewAt: number;
 }
 
 export class PushSession {
@@ -156,10 +157,12 @@ export class PushSession {
         `${this.baseUrl} refused the API key: ${code}${error ? ` (${error.message})` : ''}`,
       );
     }
+    const expiresAt = jwtExpiry(issued.token) ?? Date.now() + 60 * 60_000;
+    const lifetime = Math.max(0, expiresAt - Date.now());
     this.#tokens = {
       token: issued.token,
       refreshToken: issued.refreshToken,
-      expiresAt: jwtExpiry(issued.token) ?? Date.now() + 60 * 60_000,
+      renewAt: expiresAt - Math.min(REFRESH_MARGIN_MS, lifetime / 4),
     };
   }
 
@@ -190,7 +193,7 @@ export class PushSession {
    */
   async request(send: () => Promise<{ response: Response; data?: unknown; error?: unknown }>) {
     return this.#gate.run(async () => {
-      if (this.#tokens && this.#tokens.expiresAt - Date.now() < REFRESH_MARGIN_MS) await this.#refresh();
+      if (this.#tokens && Date.now() >= this.#tokens.renewAt) await this.#refresh();
       const tokenUsed = this.#tokens?.token;
       const first = await this.#attempts(send);
       if (first.status !== 401) return first;
