@@ -120,6 +120,7 @@ export class AccountPush {
       p.catch((err) => {
         failure ??= err;
         this.#aborted = true;
+        this.options.session.stop();
       });
     const senders = Promise.all(Array.from({ length: concurrency }, () => guard(send()))).then(() => {
       this.#sendingDone = true;
@@ -254,7 +255,9 @@ export class AccountPush {
       const started = Date.now();
       const due = [...this.outstanding.values()].filter((o) => o.since <= started - POLL_ROUND_MS / 2);
       for (let i = 0; i < due.length; i += POLL_CHUNK) {
-        await Promise.all(due.slice(i, i + POLL_CHUNK).map((o) => this.#poll(o)));
+        const polled = await Promise.allSettled(due.slice(i, i + POLL_CHUNK).map((o) => this.#poll(o)));
+        const failed = polled.find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
       }
       const rest = POLL_ROUND_MS - (Date.now() - started);
       if (this.#sendingDone && this.outstanding.size === 0) return;

@@ -100,6 +100,7 @@ export class FollowUpPush {
         Array.from({ length: this.options.concurrency }, () =>
           send().catch((err) => {
             aborted = true;
+            this.options.session.stop();
             throw err;
           }),
         ),

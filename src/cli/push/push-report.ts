@@ -45,7 +45,9 @@ export class NdjsonAppender {
     this.#fd = openSync(path, 'a');
   }
 
+  /** After close() (a failed run's requests still ending) a line is dropped: a re-run redoes it. */
   append(value: unknown): void {
+    if (this.#closed) return;
     writeSync(this.#fd, `${JSON.stringify(value)}\n`);
     if (!this.#syncScheduled) {
       this.#syncScheduled = true;

@@ -3,6 +3,7 @@
  * from the API key and refreshed before it expires (or once on a 401), a bound on requests in
  * flight, and retries of 429 (Retry-After), 5xx and network errors with jittered backoff.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Client } from 'openapi-fetch';
 import { createFerryClient, type paths } from '../../client/index.ts';
 
@@ -28,7 +29,8 @@ export interface Answer<T = unknown> {
   headers: Headers;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less when the run is stopped. */
+const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => {});
 
 /** Full jitter: a uniform wait below the exponential bound (attempt 0 waits up to baseDelayMs). */
 export function backoffMs(attempt: number, policy: RetryPolicy): number {
@@ -108,6 +110,8 @@ export class PushSession {
   #refreshing: Promise<void> | null = null;
   /** Set by a 429: no request leaves before this time (every request shares the supplier's bucket). */
   #notBefore = 0;
+  /** Aborted by stop(): requests in flight end and no retry waits, so a failed run exits at once. */
+  readonly #stopping = new AbortController();
 
   constructor(options: PushSessionOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -117,7 +121,7 @@ export class PushSession {
     this.#onRetry = options.onRetry ?? (() => {});
     this.client = createFerryClient({
       baseUrl: this.baseUrl,
-      fetch: (input) => globalThis.fetch(input, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+      fetch: (input) => globalThis.fetch(input, { signal: this.#signal() }),
     });
     this.client.use({
       onRequest: ({ request }) => {
@@ -125,6 +129,15 @@ export class PushSession {
         return request;
       },
     });
+  }
+
+  #signal() {
+    return AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), this.#stopping.signal]);
+  }
+
+  /** Ends every request in flight and every retry: the run has failed. */
+  stop(): void {
+    this.#stopping.abort();
   }
 
   /** Obtains the first token; a bad key or an unreachable server aborts the run. */
@@ -213,7 +226,8 @@ export class PushSession {
     let lastReason = '';
     for (let attempt = 0; attempt < policy.attempts; attempt++) {
       const wait = this.#notBefore - Date.now();
-      if (wait > 0) await sleep(wait);
+      if (wait > 0) await sleep(wait, this.#stopping.signal);
+      if (this.#stopping.signal.aborted) throw new PushAbort('stopped');
       let delay: number;
       try {
         const { response, data, error } = await send();
@@ -232,7 +246,7 @@ export class PushSession {
       }
       if (attempt + 1 < policy.attempts) {
         this.#onRetry(lastReason);
-        await sleep(delay);
+        await sleep(delay, this.#stopping.signal);
       }
     }
     throw new PushAbort(`cannot reach ${this.baseUrl}: ${lastReason} (after ${policy.attempts} attempts)`);
@@ -259,7 +273,7 @@ export class PushSession {
         method: init.method,
         headers,
         body: init.body,
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        signal: this.#signal(),
       });
       const text = await response.text();
       let data: unknown = text;
