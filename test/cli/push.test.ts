@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startWorker } from '../../src/account-import/queue/worker.ts';
+import { AccountPush } from '../../src/cli/push/push-accounts.ts';
+import { PushAbort, PushSession } from '../../src/cli/push/push-session.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { type HttpFault, startHttpFaultProxy } from '../helpers/http-fault-proxy.ts';
@@ -378,6 +380,58 @@ describe('ferry push', () => {
     } finally {
       await standIn.close();
     }
+  });
+
+  it('stops when the service goes away mid-run, keeping what was done, and a re-run finishes', async () => {
+    const supplier = 'PUSH_OUTAGE';
+    const count = 150;
+    const { apiKey, headers } = await tokenFor(t.app, [supplier]);
+    const file = join(dir, 'outage.ndjson');
+    const report = join(dir, 'outage-report.ndjson');
+    const invalid = writeBook(file, supplier, count, 2);
+    let down = false;
+    let requests = 0;
+    const proxy = await startHttpFaultProxy(baseUrl, () => {
+      if (++requests === 120) down = true;
+      return down ? 'drop-before' : 'forward';
+    });
+    const attempt = (url: string) => {
+      const session = new PushSession({
+        baseUrl: url,
+        apiKey,
+        concurrency: 4,
+        retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
+      });
+      return {
+        session,
+        push: new AccountPush({
+          session,
+          file,
+          reportPath: report,
+          mode: 'schedule',
+          concurrency: 4,
+          bulk: false,
+          warn() {},
+        }),
+      };
+    };
+    try {
+      const first = attempt(proxy.url);
+      await first.session.start();
+      await assert.rejects(
+        first.push.run(),
+        (err) => err instanceof PushAbort && err.message.includes(proxy.url),
+      );
+      const kept = readReport(report).length;
+      assert.ok(kept < count, `${kept} final before the outage`);
+      assert.ok(existsSync(`${report}.journal`), 'what was scheduled is remembered');
+    } finally {
+      await proxy.close();
+    }
+    const second = attempt(baseUrl);
+    await second.session.start();
+    assert.equal(await second.push.run(), 1);
+    await assertFinalReport(supplier, headers, report, count, invalid);
   });
 
   it('exits 2 when it cannot run: usage, a bad key, an unreachable server', async () => {
