@@ -220,12 +220,17 @@ describe('ferry push', () => {
     );
   }
 
-  it(`pushes ${ACCOUNTS} accounts (${INVALID} invalid), is killed mid-run, and resumes to a complete report`, async () => {
-    const supplier = 'PUSH_BOOK';
+  /** A supplier with an API key, and a book of `count` accounts for it (`invalid` of them invalid). */
+  async function bookFor(name: string, count: number, invalidCount: number) {
+    const supplier = `PUSH_${name.toUpperCase()}`;
     const { apiKey, headers } = await tokenFor(t.app, [supplier]);
-    const file = join(dir, 'book.ndjson');
-    const report = join(dir, 'book-report.ndjson');
-    const invalid = writeBook(file, supplier, ACCOUNTS, INVALID);
+    const file = join(dir, `${name}.ndjson`);
+    const invalid = writeBook(file, supplier, count, invalidCount);
+    return { supplier, apiKey, headers, file, report: join(dir, `${name}-report.ndjson`), invalid };
+  }
+
+  it(`pushes ${ACCOUNTS} accounts (${INVALID} invalid), is killed mid-run, and resumes to a complete report`, async () => {
+    const { supplier, apiKey, headers, file, report, invalid } = await bookFor('book', ACCOUNTS, INVALID);
     const args = ['accounts', file, '--url', baseUrl, '--api-key', apiKey, '--report', report];
 
     const first = push(args);
@@ -255,12 +260,8 @@ describe('ferry push', () => {
   });
 
   it('gets the same report through a proxy answering 429, 500, 503, 401 and dropping connections', async () => {
-    const supplier = 'PUSH_FAULTS';
     const count = 200;
-    const { apiKey, headers } = await tokenFor(t.app, [supplier]);
-    const file = join(dir, 'faults.ndjson');
-    const report = join(dir, 'faults-report.ndjson');
-    const invalid = writeBook(file, supplier, count, 5);
+    const { supplier, apiKey, headers, file, report, invalid } = await bookFor('faults', count, 5);
     // A fixed pseudo-random sequence: about one request in six meets a fault.
     let seed = 42;
     const random = () => {
@@ -366,11 +367,7 @@ describe('ferry push', () => {
   });
 
   it('schedules through the bulk endpoint when the server offers it', async () => {
-    const supplier = 'PUSH_BULK';
-    const { apiKey, headers } = await tokenFor(t.app, [supplier]);
-    const file = join(dir, 'bulk.ndjson');
-    const report = join(dir, 'bulk-report.ndjson');
-    const invalid = writeBook(file, supplier, 1_050, 3);
+    const { supplier, apiKey, headers, file, report, invalid } = await bookFor('bulk', 1_050, 3);
     const standIn = await startBulkStandIn(baseUrl);
     try {
       const run = push(['accounts', file, '--url', standIn.url, '--api-key', apiKey, '--report', report]);
@@ -383,12 +380,8 @@ describe('ferry push', () => {
   });
 
   it('stops when the service goes away mid-run, keeping what was done, and a re-run finishes', async () => {
-    const supplier = 'PUSH_OUTAGE';
     const count = 150;
-    const { apiKey, headers } = await tokenFor(t.app, [supplier]);
-    const file = join(dir, 'outage.ndjson');
-    const report = join(dir, 'outage-report.ndjson');
-    const invalid = writeBook(file, supplier, count, 2);
+    const { supplier, apiKey, headers, file, report, invalid } = await bookFor('outage', count, 2);
     let down = false;
     let requests = 0;
     const proxy = await startHttpFaultProxy(baseUrl, () => {
