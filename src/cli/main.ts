@@ -7,6 +7,7 @@ import { openPgliteDb } from '../infra/db/pglite-db.ts';
 import { dumpSchema } from '../infra/db/schema-dump.ts';
 import { AdminApiError } from './admin-client.ts';
 import { runAdminCommand } from './admin-commands.ts';
+import { runPushCommand } from './push/push-command.ts';
 
 const USAGE = `Usage: ferry <command>
 
@@ -26,6 +27,10 @@ Operator (FERRY_URL, FERRY_OPERATOR_API_KEY; add --json for JSON output):
   supplier set <code> [--document-root R] [--send-welcome-emails true|false] [--dry-run-only true|false]
   apikey create <name> --suppliers <code,code|*> | list | revoke <id>
   process show|cancel|retry <supplier> <external-account-number>
+
+Supplier (one request body a line; \`ferry push --help\` for the report and exit codes):
+  push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>] [--concurrency N] [--dry-run] [--validate-only]
+  push notes|transactions|statements|payment-instructions <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
 `;
 
 async function withDb<T>(fn: (db: Awaited<ReturnType<typeof openDb>>) => Promise<T>): Promise<T> {
@@ -85,6 +90,8 @@ async function dbCommand(
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // push has options of its own (PRODUCT.md §9), parsed by its command.
+  if (argv[0] === 'push') return runPushCommand(argv.slice(1));
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({

@@ -1,0 +1,178 @@
+/**
+ * `ferry push <kind> <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
+ * [--concurrency N] [--dry-run] [--validate-only]` (PRODUCT.md §9). Exit 0 when every line
+ * succeeded, 1 when some were rejected or errored (the report says which), 2 when the push
+ * could not run (usage, unreadable file, unreachable server, bad key).
+ */
+import { accessSync, constants } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { AccountPush, type AccountPushMode, BULK_PATH } from './push-accounts.ts';
+import { FOLLOW_UP_KINDS, type FollowUpKind, FollowUpPush } from './push-follow-ups.ts';
+import { countInputLines } from './push-input.ts';
+import { startProgress } from './push-progress.ts';
+import { PushAbort, PushSession } from './push-session.ts';
+
+export const PUSH_USAGE = `Usage:
+  ferry push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
+                      [--concurrency N] [--dry-run] [--validate-only]
+  ferry push notes|transactions|statements|payment-instructions <file.ndjson> --url <base>
+                      --api-key <key> [--report <file.ndjson>] [--concurrency N]
+
+One request body a line. The report (default <file>.report.ndjson, or <file>.validation.ndjson
+with --validate-only) gets one JSON line per account in its final state; re-running the same
+command with the same report resumes. --api-key may come from FERRY_API_KEY instead.
+Exit 0: all succeeded; 1: some rejected or errored; 2: could not run.
+`;
+
+export interface PushIo {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  progressStream: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+}
+
+const defaultIo = (): PushIo => ({
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+  progressStream: process.stderr,
+  env: process.env,
+});
+
+function usage(io: PushIo, message: string): number {
+  io.err(`ferry push: ${message}\n\n${PUSH_USAGE}`);
+  return 2;
+}
+
+export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): Promise<number> {
+  let parsed: ReturnType<typeof parsePushArgs>;
+  try {
+    parsed = parsePushArgs(argv);
+  } catch (err) {
+    return usage(io, (err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(PUSH_USAGE);
+    return 0;
+  }
+  const [kind, file, ...extra] = positionals;
+  const isAccounts = kind === 'accounts';
+  if (!isAccounts && !FOLLOW_UP_KINDS.includes(kind as FollowUpKind)) {
+    return usage(io, kind ? `unknown kind "${kind}"` : 'what to push is missing');
+  }
+  if (!file) return usage(io, 'the NDJSON file is missing');
+  if (extra.length > 0) return usage(io, `unexpected argument "${extra[0]}"`);
+  const url = values.url;
+  const apiKey = values['api-key'] ?? io.env.FERRY_API_KEY;
+  if (!url) return usage(io, '--url is required');
+  if (!apiKey) return usage(io, '--api-key (or FERRY_API_KEY) is required');
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+  } catch {
+    return usage(io, `--url "${url}" is not an http(s) URL`);
+  }
+  const concurrency = values.concurrency === undefined ? 8 : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
+    return usage(io, '--concurrency must be a whole number from 1 to 256');
+  }
+  if (values['dry-run'] && values['validate-only']) {
+    return usage(io, '--dry-run and --validate-only exclude each other');
+  }
+  if (!isAccounts && (values['dry-run'] || values['validate-only'])) {
+    return usage(io, '--dry-run and --validate-only apply to accounts only');
+  }
+  try {
+    accessSync(file, constants.R_OK);
+  } catch (err) {
+    io.err(`ferry push: cannot read ${file}: ${(err as Error).message}\n`);
+    return 2;
+  }
+  const mode: AccountPushMode = values['validate-only']
+    ? 'validate'
+    : values['dry-run']
+      ? 'dry-run'
+      : 'schedule';
+  const reportPath =
+    values.report ??
+    `${file.replace(/\.ndjson$/, '')}.${mode === 'validate' ? 'validation' : 'report'}.ndjson`;
+
+  let retries = 0;
+  const session = new PushSession({
+    baseUrl: url,
+    apiKey,
+    concurrency,
+    onRetry: () => {
+      retries++;
+    },
+  });
+  try {
+    await session.start();
+    const total = await countInputLines(file);
+    const push = isAccounts
+      ? new AccountPush({
+          session,
+          file,
+          reportPath,
+          mode,
+          concurrency,
+          bulk: mode !== 'validate' && (await session.offeredPaths()).includes(BULK_PATH),
+          warn: (line) => io.err(`ferry push: ${line}\n`),
+        })
+      : new FollowUpPush({ session, kind: kind as FollowUpKind, file, reportPath, concurrency });
+    const progress = startProgress(
+      {
+        total,
+        finalAtStart: Math.min(push.finalAtStart, total),
+        counts: () => push.counts(),
+        final: () => push.finals.size,
+      },
+      {
+        stream: io.progressStream,
+        label: `ferry push ${kind}`,
+        intervalMs: Number(io.env.FERRY_PUSH_PROGRESS_MS) || 5_000,
+      },
+    );
+    let code: number;
+    try {
+      code = await push.run();
+    } finally {
+      progress.stop();
+    }
+    const counts = Object.entries(push.counts())
+      .filter(([state, n]) => n > 0 || state !== 'SCHEDULED')
+      .map(([state, n]) => `${state} ${n}`)
+      .join(', ');
+    io.out(
+      `ferry push ${kind}: ${push.finals.size} lines final (${counts || 'none'})` +
+        `${retries ? `, ${retries} requests retried` : ''}. Report: ${reportPath}\n`,
+    );
+    return code;
+  } catch (err) {
+    if (err instanceof PushAbort) {
+      io.err(
+        `ferry push: ${err.message}\nWhat is done is in ${reportPath}; re-run the same command to resume.\n`,
+      );
+      return 2;
+    }
+    io.err(`ferry push: ${(err as Error).message}\n`);
+    return 2;
+  }
+}
+
+function parsePushArgs(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      url: { type: 'string' },
+      'api-key': { type: 'string' },
+      report: { type: 'string' },
+      concurrency: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'validate-only': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}

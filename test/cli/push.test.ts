@@ -1,0 +1,451 @@
+/**
+ * `ferry push` as a supplier runs it: the real binary (bin/ferry.js) as a process, against the
+ * service on a real socket with a worker creating the accounts.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startWorker } from '../../src/account-import/queue/worker.ts';
+import { AccountPush } from '../../src/cli/push/push-accounts.ts';
+import { PushAbort, PushSession } from '../../src/cli/push/push-session.ts';
+import { sql } from '../../src/infra/db/db.ts';
+import { accountFor } from '../helpers/account-fixtures.ts';
+import { type HttpFault, startHttpFaultProxy } from '../helpers/http-fault-proxy.ts';
+import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
+
+/**
+ * The Done-when test's size. The issue says 5,000 (FERRY_PUSH_TEST_ACCOUNTS=5000): that takes
+ * 100 s alone on PGlite and over 3 minutes beside other test files, so CI pushes 2,000.
+ */
+const ACCOUNTS = Number(process.env.FERRY_PUSH_TEST_ACCOUNTS) || 2_000;
+const INVALID = 20;
+
+interface Run {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  out: () => string;
+  err: () => string;
+}
+
+function push(args: string[]): Run {
+  const child = spawn(process.execPath, ['bin/ferry.js', 'push', ...args], {
+    env: { ...process.env, FERRY_PUSH_PROGRESS_MS: '2000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    err += d;
+  });
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, exited, out: () => out, err: () => err };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: report lines are loose JSON
+const readReport = (path: string): Record<string, any>[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+
+let nextAccount = 0;
+
+/**
+ * The accounts of a book (meter points unique across books): valid ones, and `invalid` of them
+ * with a landline that is not a phone number.
+ */
+function writeBook(path: string, supplier: string, count: number, invalid: number): Set<string> {
+  const invalidExternals = new Set<string>();
+  const step = Math.floor(count / Math.max(invalid, 1));
+  const lines: string[] = [];
+  const first = nextAccount;
+  nextAccount += count;
+  for (let n = 0; n < count; n++) {
+    const a = accountFor(supplier, first + n);
+    a.external_account_number = `EXT-${String(n).padStart(7, '0')}`;
+    if (invalidExternals.size < invalid && n % step === step - 1) {
+      a.customers[0].landline = 'not a phone';
+      invalidExternals.add(a.external_account_number);
+    }
+    lines.push(JSON.stringify(a));
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return invalidExternals;
+}
+
+/**
+ * A stand-in for the bulk endpoint (PRODUCT.md §9) in front of the service, made of the single
+ * endpoint: /openapi.json lists it, and each bulk line is scheduled on its own. It lets the
+ * client's bulk path be tested on this branch; the real endpoint replaces it.
+ */
+async function startBulkStandIn(target: string) {
+  const seen = { bulkRequests: 0, singleRequests: 0 };
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const headers = { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' };
+    if (req.url === '/v2/data-import/accounts/bulk/') {
+      seen.bulkRequests++;
+      const lines = body.split('\n').filter(Boolean);
+      const results: unknown[] = [];
+      // Sixteen at a time, answered in line order.
+      for (let i = 0; i < lines.length; i += 16) {
+        const chunk = lines.slice(i, i + 16).map(async (line) => {
+          const answer = await fetch(`${target}/v2/data-import/accounts/`, {
+            method: 'POST',
+            headers,
+            body: line,
+          });
+          const value = JSON.parse(line);
+          return {
+            external_account_number: (value.payload ?? value).external_account_number,
+            status: answer.status,
+            body: await answer.json(),
+          };
+        });
+        results.push(...(await Promise.all(chunk)));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(results));
+      return;
+    }
+    if (req.url === '/v2/data-import/accounts/') seen.singleRequests++;
+    const answer = await fetch(`${target}${req.url}`, {
+      method: req.method,
+      headers: req.method === 'GET' ? { authorization: headers.authorization } : headers,
+      body: req.method === 'GET' ? undefined : body,
+    });
+    let text = await answer.text();
+    if (req.url === '/openapi.json') {
+      const doc = JSON.parse(text);
+      doc.paths['/v2/data-import/accounts/bulk/'] = { post: {} };
+      text = JSON.stringify(doc);
+    }
+    res.writeHead(answer.status, {
+      'content-type': answer.headers.get('content-type') ?? 'application/json',
+    });
+    res.end(text);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+describe('ferry push', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  let worker: { stop(): Promise<void> };
+  let dir: string;
+
+  before(async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_SECOND: '100000' });
+    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    worker = startWorker(t.config, {
+      db: t.db,
+      logger: { info() {}, warn() {}, error() {} },
+      idlePollMs: 20,
+    });
+    dir = mkdtempSync(join(tmpdir(), 'ferry-push-'));
+  });
+  after(async () => {
+    await worker?.stop();
+    await t?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The report holds each account once, final, and the service holds each valid one once. */
+  async function assertFinalReport(
+    supplier: string,
+    headers: Record<string, string>,
+    report: string,
+    count: number,
+    invalid: Set<string>,
+  ) {
+    const lines = readReport(report);
+    const byExternal = new Map(lines.map((l) => [l.external_account_number, l]));
+    assert.equal(byExternal.size, lines.length, 'every account once');
+    assert.equal(lines.length, count);
+    for (const l of lines) {
+      if (invalid.has(l.external_account_number)) {
+        assert.equal(l.status, 'REJECTED', JSON.stringify(l));
+        assert.equal(l.service_account_number, null);
+        assert.ok(
+          l.errors.some(
+            (e: { code: string; attr: string }) =>
+              e.code === 'invalid_phone_number' && e.attr === 'customers.0.landline',
+          ),
+          JSON.stringify(l),
+        );
+      } else {
+        assert.equal(l.status, 'PROCESSED', JSON.stringify(l));
+        assert.match(l.service_account_number, /\S/);
+        assert.deepEqual(l.errors, []);
+      }
+    }
+    const imported = await t.app.inject({
+      method: 'GET',
+      url: `/v1/data-import/imported-account-import-processes/${supplier}/`,
+      headers,
+    });
+    const list = imported.json() as { external_account_number: string; service_account_number: string }[];
+    assert.equal(list.length, count - invalid.size);
+    for (const r of list) {
+      assert.equal(
+        byExternal.get(r.external_account_number)?.service_account_number,
+        r.service_account_number,
+      );
+    }
+    const { rows } = await t.db.query<{ n: number; distinct_n: number }>(
+      sql(
+        '',
+        'SELECT count(*)::int AS n, count(DISTINCT external_account_number)::int AS distinct_n FROM accounts WHERE import_supplier = $1',
+      ),
+      [supplier],
+    );
+    assert.deepEqual(
+      rows[0],
+      { n: count - invalid.size, distinct_n: count - invalid.size },
+      'none created twice',
+    );
+  }
+
+  /** A supplier with an API key, and a book of `count` accounts for it (`invalid` of them invalid). */
+  async function bookFor(name: string, count: number, invalidCount: number) {
+    const supplier = `PUSH_${name.toUpperCase()}`;
+    const { apiKey, headers } = await tokenFor(t.app, [supplier]);
+    const file = join(dir, `${name}.ndjson`);
+    const invalid = writeBook(file, supplier, count, invalidCount);
+    return { supplier, apiKey, headers, file, report: join(dir, `${name}-report.ndjson`), invalid };
+  }
+
+  it(`pushes ${ACCOUNTS} accounts (${INVALID} invalid), is killed mid-run, and resumes to a complete report`, async () => {
+    const { supplier, apiKey, headers, file, report, invalid } = await bookFor('book', ACCOUNTS, INVALID);
+    const args = ['accounts', file, '--url', baseUrl, '--api-key', apiKey, '--report', report];
+
+    const first = push(args);
+    const killAt = Math.floor(ACCOUNTS / 3);
+    for (;;) {
+      const written = existsSync(report) ? readFileSync(report, 'utf8').split('\n').length - 1 : 0;
+      if (written >= killAt) break;
+      if (first.child.exitCode !== null) assert.fail(`push ended before it was killed: ${first.err()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const afterKill = readReport(report).length;
+    assert.ok(afterKill < ACCOUNTS, 'killed before the end');
+
+    const second = push(args);
+    assert.equal(await second.exited, 1, second.err());
+    assert.match(second.out(), new RegExp(`PROCESSED ${ACCOUNTS - INVALID}, REJECTED ${INVALID}`));
+    assert.match(second.err(), /ferry push accounts: \d+\/\d+ final/, 'plain progress lines off a terminal');
+    await assertFinalReport(supplier, headers, report, ACCOUNTS, invalid);
+    assert.ok(!existsSync(`${report}.journal`), 'the journal is removed when nothing is outstanding');
+
+    // Once more: everything is final, nothing is sent.
+    const third = push(args);
+    assert.equal(await third.exited, 1);
+    assert.equal(readReport(report).length, ACCOUNTS);
+  });
+
+  it('gets the same report through a proxy answering 429, 500, 503, 401 and dropping connections', async () => {
+    const count = 200;
+    const { supplier, apiKey, headers, file, report, invalid } = await bookFor('faults', count, 5);
+    // A fixed pseudo-random sequence: about one request in six meets a fault.
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const kinds: HttpFault[] = [429, 500, 503, 'drop-before', 'drop-after'];
+    const proxy = await startHttpFaultProxy(baseUrl, (n, req) => {
+      if (req.url?.startsWith('/v1/graphql/')) return 'forward';
+      if (n === 40) return 401;
+      return random() < 0.17 ? kinds[Math.floor(random() * kinds.length)] : 'forward';
+    });
+    try {
+      const run = push(['accounts', file, '--url', proxy.url, '--api-key', apiKey, '--report', report]);
+      assert.equal(await run.exited, 1, run.err());
+      for (const kind of [...kinds, 401])
+        assert.ok(proxy.faults[kind] > 0, `${kind}: ${JSON.stringify(proxy.faults)}`);
+      assert.match(run.out(), /requests retried/);
+      await assertFinalReport(supplier, headers, report, count, invalid);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('pushes follow-ups, one report line per input line, and resumes without sending twice', async () => {
+    const supplier = 'PUSH_NOTES';
+    const { apiKey } = await tokenFor(t.app, [supplier]);
+    const accounts = join(dir, 'notes-accounts.ndjson');
+    writeBook(accounts, supplier, 2, 0);
+    const pushed = push(['accounts', accounts, '--url', baseUrl, '--api-key', apiKey]);
+    assert.equal(await pushed.exited, 0, pushed.err());
+    assert.ok(
+      existsSync(join(dir, 'notes-accounts.report.ndjson')),
+      'the default report sits beside the file',
+    );
+
+    const notes = join(dir, 'notes.ndjson');
+    const note = (ext: string, body: string) =>
+      JSON.stringify({ import_supplier: supplier, external_account_number: ext, notes: [{ body }] });
+    writeFileSync(
+      notes,
+      [
+        note('EXT-0000000', 'first'),
+        note('EXT-0000001', 'second'),
+        note('EXT-NOPE', 'lost'),
+        '{not json',
+      ].join('\n'),
+    );
+    const report = join(dir, 'notes-report.ndjson');
+    const args = ['notes', notes, '--url', baseUrl, '--api-key', apiKey, '--report', report];
+    const run = push(args);
+    assert.equal(await run.exited, 1, run.err());
+    const lines = readReport(report).sort((a, b) => a.line - b.line);
+    assert.deepEqual(
+      lines.map((l) => [l.line, l.external_account_number, l.status]),
+      [
+        [1, 'EXT-0000000', 'CREATED'],
+        [2, 'EXT-0000001', 'CREATED'],
+        [3, 'EXT-NOPE', 'REJECTED'],
+        [4, null, 'REJECTED'],
+      ],
+    );
+    assert.equal(lines[2].errors[0].code, 'not_found');
+    assert.equal(lines[3].errors[0].code, 'invalid_json');
+
+    const again = push(args);
+    assert.equal(await again.exited, 1);
+    assert.equal(readReport(report).length, 4, 'lines already reported are not sent again');
+    const { rows } = await t.db.query<{ n: number }>(
+      sql(
+        '',
+        "SELECT count(*)::int AS n FROM notes n JOIN accounts a ON a.id = n.account_id WHERE a.import_supplier = $1 AND n.body IN ('first', 'second')",
+      ),
+      [supplier],
+    );
+    assert.equal(rows[0].n, 2, 'each note once');
+  });
+
+  it('validates only, or schedules dry runs, when asked', async () => {
+    const supplier = 'PUSH_DRY';
+    const { apiKey } = await tokenFor(t.app, [supplier]);
+    const file = join(dir, 'dry.ndjson');
+    writeBook(file, supplier, 4, 1);
+    const validated = push(['accounts', file, '--url', baseUrl, '--api-key', apiKey, '--validate-only']);
+    assert.equal(await validated.exited, 1, validated.err());
+    const validation = readReport(join(dir, 'dry.validation.ndjson'));
+    assert.deepEqual(validation.map((l) => l.status).sort(), ['REJECTED', 'VALID', 'VALID', 'VALID']);
+
+    const dry = push(['accounts', file, '--url', baseUrl, '--api-key', apiKey, '--dry-run']);
+    assert.equal(await dry.exited, 1, dry.err());
+    const report = readReport(join(dir, 'dry.report.ndjson'));
+    assert.deepEqual(report.map((l) => l.status).sort(), [
+      'DRY_RUN_SUCCEEDED',
+      'DRY_RUN_SUCCEEDED',
+      'DRY_RUN_SUCCEEDED',
+      'REJECTED',
+    ]);
+    const { rows } = await t.db.query<{ n: number }>(
+      sql('', 'SELECT count(*)::int AS n FROM accounts WHERE import_supplier = $1'),
+      [supplier],
+    );
+    assert.equal(rows[0].n, 0, 'a dry run creates nothing');
+  });
+
+  it('schedules through the bulk endpoint when the server offers it', async () => {
+    const { supplier, apiKey, headers, file, report, invalid } = await bookFor('bulk', 1_050, 3);
+    const standIn = await startBulkStandIn(baseUrl);
+    try {
+      const run = push(['accounts', file, '--url', standIn.url, '--api-key', apiKey, '--report', report]);
+      assert.equal(await run.exited, 1, run.err());
+      assert.deepEqual(standIn.seen, { bulkRequests: 2, singleRequests: 0 }, 'batches of 1,000');
+      await assertFinalReport(supplier, headers, report, 1_050, invalid);
+    } finally {
+      await standIn.close();
+    }
+  });
+
+  it('stops when the service goes away mid-run, keeping what was done, and a re-run finishes', async () => {
+    const count = 150;
+    const { supplier, apiKey, headers, file, report, invalid } = await bookFor('outage', count, 2);
+    let down = false;
+    let requests = 0;
+    const proxy = await startHttpFaultProxy(baseUrl, () => {
+      if (++requests === 120) down = true;
+      return down ? 'drop-before' : 'forward';
+    });
+    const attempt = (url: string) => {
+      const session = new PushSession({
+        baseUrl: url,
+        apiKey,
+        concurrency: 4,
+        retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
+      });
+      return {
+        session,
+        push: new AccountPush({
+          session,
+          file,
+          reportPath: report,
+          mode: 'schedule',
+          concurrency: 4,
+          bulk: false,
+          warn() {},
+        }),
+      };
+    };
+    try {
+      const first = attempt(proxy.url);
+      await first.session.start();
+      await assert.rejects(
+        first.push.run(),
+        (err) => err instanceof PushAbort && err.message.includes(proxy.url),
+      );
+      const kept = readReport(report).length;
+      assert.ok(kept < count, `${kept} final before the outage`);
+      assert.ok(existsSync(`${report}.journal`), 'what was scheduled is remembered');
+    } finally {
+      await proxy.close();
+    }
+    const second = attempt(baseUrl);
+    await second.session.start();
+    assert.equal(await second.push.run(), 1);
+    await assertFinalReport(supplier, headers, report, count, invalid);
+  });
+
+  it('exits 2 when it cannot run: usage, a bad key, an unreachable server', async () => {
+    const file = join(dir, 'one.ndjson');
+    writeBook(file, 'PUSH_NONE', 1, 0);
+    const noUrl = push(['accounts', file, '--api-key', 'k']);
+    assert.equal(await noUrl.exited, 2);
+    assert.match(noUrl.err(), /--url is required/);
+
+    const badKey = push(['accounts', file, '--url', baseUrl, '--api-key', 'ferry_not_a_key']);
+    assert.equal(await badKey.exited, 2);
+    assert.match(badKey.err(), /refused the API key: invalid_api_key/);
+
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((r) => closed.close(r));
+    const url = `http://127.0.0.1:${port}`;
+    const unreachable = push(['accounts', file, '--url', url, '--api-key', 'k']);
+    assert.equal(await unreachable.exited, 2);
+    assert.ok(unreachable.err().includes(`cannot reach ${url}`), unreachable.err());
+    assert.match(unreachable.err(), /ECONNREFUSED/);
+  });
+});
