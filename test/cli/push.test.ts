@@ -19,10 +19,10 @@ import { type HttpFault, startHttpFaultProxy } from '../helpers/http-fault-proxy
 import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 
 /**
- * The Done-when test's size. The issue says 5,000 (FERRY_PUSH_TEST_ACCOUNTS=5000): that takes
- * 100 s alone on PGlite and over 3 minutes beside other test files, so CI pushes 2,000.
+ * The Done-when test's size: 5,000 accounts, as the issue asks (≈ 20 s on PGlite through the bulk
+ * endpoint; single requests took 100 s). FERRY_PUSH_TEST_ACCOUNTS sets another size.
  */
-const ACCOUNTS = Number(process.env.FERRY_PUSH_TEST_ACCOUNTS) || 2_000;
+const ACCOUNTS = Number(process.env.FERRY_PUSH_TEST_ACCOUNTS) || 5_000;
 const INVALID = 20;
 
 interface Run {
