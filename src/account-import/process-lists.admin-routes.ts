@@ -166,11 +166,14 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
         tags,
         summary: 'The same list as one streamed CSV or NDJSON export',
         querystring: ExportQuery,
-        produces: Object.values(EXPORT_CONTENT_TYPES),
         response: {
-          200: Type.String({
-            description: 'CSV with a header line, or one process (as in the list) per line.',
-          }),
+          200: {
+            description: 'CSV with a header line, or NDJSON: one process (as in the list) a line.',
+            content: {
+              'text/csv': { schema: Type.String() },
+              'application/x-ndjson': { schema: Type.String() },
+            },
+          },
           400: ErrorRef,
         },
       },

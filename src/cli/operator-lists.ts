@@ -129,7 +129,11 @@ export async function processList(client: AdminClient, flags: Flags, io: ListIo)
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const stop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    signal?.addEventListener('abort', stop, { once: true });
   });
 
 /**

@@ -2902,14 +2902,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV with a header line, or one process (as in the list) per line. */
+            /** @description CSV with a header line, or NDJSON: one process (as in the list) a line. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson; charset=utf-8": string;
-                    "text/csv; charset=utf-8": string;
+                    "application/x-ndjson": string;
+                    "text/csv": string;
                 };
             };
             /** @description The request is not valid; nothing was changed. */
@@ -2918,8 +2918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson; charset=utf-8": components["schemas"]["Error"];
-                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

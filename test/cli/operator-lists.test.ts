@@ -4,21 +4,17 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { runAdminCommand } from '../../src/cli/admin-commands.ts';
 import { editDistance, suggestCommand } from '../../src/cli/help.ts';
 import { stageProcess } from '../helpers/processes.ts';
-import { admin, createTestApp, OPERATOR_KEY, type TestApp } from '../helpers/test-app.ts';
+import { admin, listeningTestApp, type TestApp } from '../helpers/test-app.ts';
 
 describe('ferry process list and supplier watch', () => {
   let t: TestApp;
   let env: Record<string, string>;
   before(async () => {
-    t = await createTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as AddressInfo;
-    env = { FERRY_URL: `http://127.0.0.1:${port}`, FERRY_OPERATOR_API_KEY: OPERATOR_KEY };
+    ({ t, env } = await listeningTestApp());
     for (const code of ['LISTS', 'QUIET']) await admin(t.app, 'POST', '/import-suppliers/', { code });
     for (let i = 1; i <= 3; i++) await stageProcess(t.db, 'LISTS', `bad-${i}`, 'ERRORED');
     await stageProcess(t.db, 'LISTS', 'ok-1', 'PROCESSED');
