@@ -207,3 +207,13 @@ export async function supplierProgress(db: Queryable, supplier: string, minutes:
     created: perMinute.reduce((sum, m) => sum + m.created, 0),
   };
 }
+
+const selectSupplierCodes = sql(
+  'selectImportSupplierCodes',
+  'SELECT code FROM import_suppliers ORDER BY code LIMIT $1',
+);
+
+/** The first `limit` supplier codes, for an answer that lists the allowed ones. */
+export async function supplierCodes(db: Queryable, limit: number): Promise<string[]> {
+  return (await db.query<{ code: string }>(selectSupplierCodes, [limit])).rows.map((r) => r.code);
+}

@@ -4,13 +4,14 @@ import { notFound, validationFailed } from '../http/error-catalogue.ts';
 import { item } from '../http/errors.ts';
 import { AdminObject, ErrorRef, StringEnum } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
-import { findSupplier, listSuppliersWithCounts } from '../suppliers/suppliers.queries.ts';
+import { findSupplier } from '../suppliers/suppliers.queries.ts';
 import { IMPORT_PROCESS_STATUSES } from '../vocabulary/import-process-states.ts';
 import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, exportProcesses } from './process-exports.ts';
 import {
   bulkTransition,
   listProcessesPage,
   type ProcessFilter,
+  supplierCodes,
   supplierProgress,
 } from './process-filters.queries.ts';
 
@@ -107,7 +108,7 @@ const Progress = Type.Object({
 /** A supplier filter naming no supplier is a wrong value: 400, listing the codes there are. */
 async function checkSupplier(db: Db, filter: ProcessFilter) {
   if (filter.supplier === undefined || (await findSupplier(db, filter.supplier))) return;
-  const codes = (await listSuppliersWithCounts(db)).map((s) => s.code);
+  const codes = await supplierCodes(db, 51);
   const shown = codes.length > 50 ? `${codes.slice(0, 50).join(', ')}, …` : codes.join(', ');
   throw validationFailed('validation_error', [
     item(
