@@ -133,8 +133,12 @@ const numberIn = (text: string | undefined, fallback: number, attr: string, max:
   return n;
 };
 
-/** An export streams for as long as its client reads: the request timeout does not cut it. */
-const EXPORT_TIMEOUT_MS = 3_600_000;
+/**
+ * An export streams for as long as its client reads, and a bulk action over a cohort takes as
+ * many transactions as it has pages: the request timeout cuts neither (each query still has
+ * the statement timeout).
+ */
+const LONG_REQUEST_TIMEOUT_MS = 3_600_000;
 
 export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   const tags = ['admin'];
@@ -162,7 +166,7 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
   app.get(
     '/import-processes/export/',
     {
-      handlerTimeout: EXPORT_TIMEOUT_MS,
+      handlerTimeout: LONG_REQUEST_TIMEOUT_MS,
       schema: {
         tags,
         summary: 'The same list as one streamed CSV or NDJSON export',
@@ -195,6 +199,7 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
     app.post(
       `/import-processes/${action}/`,
       {
+        handlerTimeout: LONG_REQUEST_TIMEOUT_MS,
         schema: {
           tags,
           summary:
