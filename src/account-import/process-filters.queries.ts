@@ -18,7 +18,7 @@ const FILTER_PARTS = [
 
 /**
  * One statement per combination of filter parts (eight per shape), so each is a plain
- * `col = $n` the planner matches to an index (migration 0009) instead of `$n IS NULL OR ...`.
+ * `col = $n` the planner matches to an index (migration 0010) instead of `$n IS NULL OR ...`.
  * The SQL is made of the fixed fragments above; values are always parameters.
  */
 function filteredQueries(name: string, build: (where: string, next: number) => string) {
