@@ -91,9 +91,18 @@ CREATE TABLE email_outbox (
   recipient text,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   sent_at timestamp with time zone,
+  status text NOT NULL DEFAULT 'PENDING'::text,
+  attempts integer NOT NULL DEFAULT 0,
+  next_attempt_at timestamp with time zone NOT NULL DEFAULT now(),
+  locked_by text,
+  locked_until timestamp with time zone,
+  message_id text,
+  last_error text,
+  failed_at timestamp with time zone,
   CONSTRAINT email_outbox_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
   CONSTRAINT email_outbox_account_id_kind_key UNIQUE (account_id, kind),
-  CONSTRAINT email_outbox_pkey PRIMARY KEY (id)
+  CONSTRAINT email_outbox_pkey PRIMARY KEY (id),
+  CONSTRAINT email_outbox_status CHECK ((status = ANY (ARRAY['PENDING'::text, 'SENDING'::text, 'SENT'::text, 'FAILED'::text])))
 );
 
 CREATE TABLE import_process_events (
@@ -319,8 +328,9 @@ CREATE UNIQUE INDEX agreements_pkey ON agreements USING btree (id);
 CREATE UNIQUE INDEX api_keys_pkey ON api_keys USING btree (id);
 CREATE UNIQUE INDEX billing_addresses_pkey ON billing_addresses USING btree (account_id);
 CREATE UNIQUE INDEX email_outbox_account_id_kind_key ON email_outbox USING btree (account_id, kind);
+CREATE INDEX email_outbox_failed ON email_outbox USING btree (failed_at, id) WHERE (status = 'FAILED'::text);
 CREATE UNIQUE INDEX email_outbox_pkey ON email_outbox USING btree (id);
-CREATE INDEX email_outbox_unsent ON email_outbox USING btree (id) WHERE (sent_at IS NULL);
+CREATE INDEX email_outbox_unsent ON email_outbox USING btree (id) WHERE (status = ANY (ARRAY['PENDING'::text, 'SENDING'::text]));
 CREATE UNIQUE INDEX import_process_events_pkey ON import_process_events USING btree (id);
 CREATE INDEX import_process_events_process ON import_process_events USING btree (import_process_id, id);
 CREATE UNIQUE INDEX import_processes_import_supplier_external_account_number_key ON import_processes USING btree (import_supplier, external_account_number);

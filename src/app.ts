@@ -4,6 +4,7 @@ import { accountImportRoutes } from './account-import/account-import.routes.ts';
 import { importProcessAdminRoutes } from './account-import/import-process.admin-routes.ts';
 import { processListAdminRoutes } from './account-import/process-lists.admin-routes.ts';
 import { statusRoutes } from './account-import/status.routes.ts';
+import { emailOutboxAdminRoutes } from './accounts/welcome-emails/email-outbox.admin-routes.ts';
 import { apiKeyAdminRoutes } from './auth/api-keys.admin-routes.ts';
 import { CredentialThrottle } from './auth/credential-throttle.ts';
 import { registerGraphql } from './auth/graphql.ts';
@@ -20,11 +21,12 @@ import { transactionsRoutes } from './follow-ups/transactions/transactions.route
 import { registerErrorHandling } from './http/error-handler.ts';
 import { frameworkErrorOptions, MAX_PATH_PARAM_LENGTH } from './http/framework-errors.ts';
 import { healthRoutes } from './http/health.routes.ts';
-import { registerJsonBodies } from './http/json-body.ts';
+import { BODY_LIMIT_BYTES, registerJsonBodies } from './http/json-body.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerPathParamGuard } from './http/path-params.ts';
 import { RateLimiter } from './http/rate-limit.ts';
+import { linearErrorAppends } from './http/validation-errors.ts';
 import type { Db } from './infra/db/db.ts';
 import type { ObjectStore } from './infra/storage/object-store.ts';
 import type { PaymentVendors } from './infra/vendors/vendor-registry.ts';
@@ -40,8 +42,6 @@ export interface AppDeps {
   operatorKey: string;
   logger?: FastifyServerOptions['logger'];
 }
-
-export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 /**
  * The whole HTTP service as one Fastify instance; no listen (server.ts does that).
@@ -61,7 +61,13 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAM_LENGTH },
     ...frameworkErrorOptions,
     ajv: {
-      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },
+      customOptions: {
+        allErrors: true,
+        removeAdditional: false,
+        coerceTypes: false,
+        useDefaults: false,
+        code: linearErrorAppends,
+      },
       // After ajv-formats: `date` and `date-time` mean what they mean in the account payload.
       onCreate: registerFieldTypes,
     },
@@ -131,6 +137,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
       await scope.register(apiKeyAdminRoutes, { db, keyScopes });
       await scope.register(importProcessAdminRoutes, { db });
       await scope.register(processListAdminRoutes, { db });
+      await scope.register(emailOutboxAdminRoutes, { db });
     },
     { prefix: '/admin/v1' },
   );

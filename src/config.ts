@@ -13,6 +13,10 @@ export interface FerryConfig {
   gocardless: { apiUrl: string; accessToken: string | null };
   stripe: { apiUrl: string; apiKey: string | null };
   workerConcurrency: number;
+  /** Where the outbox's e-mails go; null: nothing sends them (they wait in the outbox). */
+  smtpUrl: string | null;
+  /** The From of every e-mail Ferry sends. */
+  mailFrom: string;
   /** How long a worker's claim on a process lasts before another worker may take it over. */
   workerLeaseSeconds: number;
   rateLimitPerSecond: number;
@@ -77,6 +81,16 @@ function timezone(env: Env, name: string, fallback: string): string {
   return tz;
 }
 
+/** `Name <address>` or a bare address: one @ with something either side. */
+function mailFrom(env: Env, name: string, fallback: string): string {
+  const from = str(env, name) ?? fallback;
+  const address = /<([^<>]*)>\s*$/.exec(from)?.[1] ?? from;
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(address)) {
+    throw new ConfigError(name, `must be an e-mail address, optionally as "Name <address>", got "${from}"`);
+  }
+  return from;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads and validates every variable; throws ConfigError naming the first bad one. */
@@ -115,6 +129,8 @@ export function loadConfig(env: Env = process.env): FerryConfig {
       apiKey: str(env, 'STRIPE_API_KEY'),
     },
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 100, 1, 1024),
+    smtpUrl: url(env, 'SMTP_URL', null, ['smtp:', 'smtps:']),
+    mailFrom: mailFrom(env, 'MAIL_FROM', 'Ferry <no-reply@localhost>'),
     workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 120, 1, 86_400),
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 200, 1, 1_000_000),
     processInFlightPerSupplier: int(env, 'PROCESS_IN_FLIGHT_PER_SUPPLIER', 8, 0, 10_000),

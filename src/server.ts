@@ -1,5 +1,6 @@
 import { startWorker } from './account-import/queue/worker.ts';
 import { prepareAccountPayloadValidation } from './accounts/payload/validate-account-payload.ts';
+import { startMailSenderFromConfig } from './accounts/welcome-emails/start-mail-sender.ts';
 import { buildApp } from './app.ts';
 import { resolveOperatorKey } from './auth/operator-key.ts';
 import type { FerryConfig } from './config.ts';
@@ -9,8 +10,9 @@ import { openObjectStore } from './infra/storage/open-object-store.ts';
 import { createPaymentVendors } from './infra/vendors/vendor-registry.ts';
 
 /**
- * `ferry serve`: migrates, then listens; with `withWorker` an in-process worker runs too, started
- * once the port is ours. A failed listen closes everything and throws (the CLI exits non-zero).
+ * `ferry serve`: migrates, then listens; with `withWorker` an in-process worker (and, with SMTP_URL,
+ * the mail sender) runs too, started once the port is ours. A failed listen closes everything and
+ * throws (the CLI exits non-zero).
  * SIGTERM/SIGINT stop it gracefully: in-flight requests finish, then connections close.
  */
 export async function runServer(config: FerryConfig, opts: { withWorker: boolean }): Promise<void> {
@@ -47,13 +49,15 @@ export async function runServer(config: FerryConfig, opts: { withWorker: boolean
     throw err;
   }
   const worker = opts.withWorker ? startWorker(config, { db, logger: app.log }) : null;
+  // The outbox is delivered by the worker side: with --no-worker, a `ferry worker` sends it.
+  const mailSender = opts.withWorker ? startMailSenderFromConfig(config, { db, logger: app.log }) : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    await worker?.stop();
+    await Promise.all([worker?.stop(), mailSender?.stop()]);
     await app.close();
     await objectStore.close();
     await db.close();

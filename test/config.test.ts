@@ -19,6 +19,8 @@ describe('configuration', () => {
     assert.equal(c.requestTimeoutMs, 30_000);
     assert.equal(c.cacheMaxAgeMs, 30_000);
     assert.equal(c.listenHeartbeatMs, 5_000);
+    assert.equal(c.smtpUrl, null);
+    assert.equal(c.mailFrom, 'Ferry <no-reply@localhost>');
   });
 
   it('reads every variable it documents', () => {
@@ -40,6 +42,8 @@ describe('configuration', () => {
       REQUEST_TIMEOUT_MS: '5000',
       CACHE_MAX_AGE_MS: '1000',
       LISTEN_HEARTBEAT_MS: '2000',
+      SMTP_URL: 'smtps://user:pass@mail.example:465',
+      MAIL_FROM: 'Welcome <welcome@supplier.example>',
     });
     assert.equal(c.port, 9000);
     assert.equal(c.host, '0.0.0.0');
@@ -54,6 +58,8 @@ describe('configuration', () => {
     assert.equal(c.requestTimeoutMs, 5000);
     assert.equal(c.cacheMaxAgeMs, 1000);
     assert.equal(c.listenHeartbeatMs, 2000);
+    assert.equal(c.smtpUrl, 'smtps://user:pass@mail.example:465');
+    assert.equal(c.mailFrom, 'Welcome <welcome@supplier.example>');
   });
 
   const bad: [string, Record<string, string>][] = [
@@ -76,6 +82,9 @@ describe('configuration', () => {
     ['CACHE_MAX_AGE_MS', { CACHE_MAX_AGE_MS: '-1' }],
     ['LISTEN_HEARTBEAT_MS', { LISTEN_HEARTBEAT_MS: '0' }],
     ['LISTEN_HEARTBEAT_MS', { LISTEN_HEARTBEAT_MS: '60000' }],
+    ['SMTP_URL', { SMTP_URL: 'http://mail.example' }],
+    ['MAIL_FROM', { MAIL_FROM: 'Ferry <not an address>' }],
+    ['MAIL_FROM', { MAIL_FROM: 'nobody' }],
   ];
   for (const [variable, env] of bad) {
     it(`rejects a bad ${variable} (${Object.values(env)[0]}) naming the variable`, () => {

@@ -1,11 +1,23 @@
 import { parseAccountRequest } from '../accounts/payload/account-request.ts';
-import { apiError, RawBodyError, validationFailed } from '../http/error-catalogue.ts';
+import {
+  type ApiError,
+  answerOf,
+  apiError,
+  RawBodyError,
+  validationFailed,
+} from '../http/error-catalogue.ts';
 import { type ErrorItem, item } from '../http/errors.ts';
 import { localDate } from '../infra/clock.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { Supplier, SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { LAST_INSTANT } from '../vocabulary/calendar-date.ts';
-import { type InsertNewProcess, scheduleImportProcess } from './import-process.queries.ts';
+import {
+  type InsertNewProcesses,
+  type ScheduleInput,
+  type ScheduleOutcome,
+  scheduleImportProcess,
+  scheduleImportProcesses,
+} from './import-process.queries.ts';
 
 const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
 
@@ -64,14 +76,15 @@ export function refuseUnlessOngoing(supplier: Supplier) {
   });
 }
 
-/** POST /v2/data-import/accounts/: validates again, then stages the account for a worker. */
-export async function scheduleAccountCreation(
-  db: Db,
+/**
+ * What scheduling `body` would stage, after the checks of the create endpoint: the payload
+ * rules, the supplier known and Ongoing. Throws the endpoint's answer when a check fails.
+ */
+async function scheduleInputOf(
   suppliers: SupplierCache,
-  stage: InsertNewProcess,
   body: unknown,
   timeZone: string,
-): Promise<void> {
+): Promise<ScheduleInput> {
   const checked = check(body, timeZone);
   // A pause takes effect at once: the cache hears of every change (SupplierCache).
   const supplier = checked.code === null ? null : await suppliers.get(checked.code);
@@ -102,22 +115,22 @@ export async function scheduleAccountCreation(
     ? new Date(parsed.taskParams.scheduleWindowEnd)
     : // The default end, four days on, stays within the years a timestamp holds.
       new Date(Math.min(start.getTime() + FOUR_DAYS_MS, LAST_INSTANT));
-  const outcome = await scheduleImportProcess(
-    db,
-    {
-      supplier: supplier.code,
-      externalAccountNumber: String(parsed.payload.external_account_number),
-      payload: parsed.payload,
-      isDryRun: parsed.taskParams.isDryRun || supplier.config.dry_run_only,
-      scheduleWindowStart: start,
-      scheduleWindowEnd: end,
-      explicitWindow:
-        parsed.taskParams.scheduleWindowStart !== null || parsed.taskParams.scheduleWindowEnd !== null,
-    },
-    stage,
-  );
+  return {
+    supplier: supplier.code,
+    externalAccountNumber: String(parsed.payload.external_account_number),
+    payload: parsed.payload,
+    isDryRun: parsed.taskParams.isDryRun || supplier.config.dry_run_only,
+    scheduleWindowStart: start,
+    scheduleWindowEnd: end,
+    explicitWindow:
+      parsed.taskParams.scheduleWindowStart !== null || parsed.taskParams.scheduleWindowEnd !== null,
+  };
+}
+
+/** The refusal a scheduling outcome is answered with; null for a 201. */
+function refusalOf(outcome: ScheduleOutcome): ApiError | RawBodyError | null {
   if (outcome.kind === 'in_progress') {
-    throw apiError(
+    return apiError(
       'account_import_process_in_progress',
       'This account is being created right now; poll its status.',
       { body: { domain: 'import_process' } },
@@ -126,9 +139,69 @@ export async function scheduleAccountCreation(
   if (outcome.kind === 'already_imported') {
     // The reference's AlreadyImportedAccount body: the code sits inside non_field_errors.
     const code = 'account_import_process_already_imported';
-    throw new RawBodyError(code, {
+    return new RawBodyError(code, {
       non_field_errors: { detail: 'This account has already been imported.', code },
       account_id: outcome.accountNumber,
     });
   }
+  return null;
+}
+
+/** POST /v2/data-import/accounts/: validates again, then stages the account for a worker. */
+export async function scheduleAccountCreation(
+  db: Db,
+  suppliers: SupplierCache,
+  stage: InsertNewProcesses,
+  body: unknown,
+  timeZone: string,
+): Promise<void> {
+  const input = await scheduleInputOf(suppliers, body, timeZone);
+  const refusal = refusalOf(await scheduleImportProcess(db, input, stage));
+  if (refusal) throw refusal;
+}
+
+/** One account's answer in a bulk request: what the create endpoint would have answered. */
+export interface LineAnswer {
+  status: number;
+  body: unknown;
+}
+
+const CREATED: LineAnswer = { status: 201, body: {} };
+
+/** A refusal as the create endpoint answers it; anything else (the database down) fails the request. */
+export function lineAnswerOf(error: unknown): LineAnswer {
+  const answer = answerOf(error);
+  if (!answer) throw error;
+  return { status: answer.status, body: answer.body };
+}
+
+/**
+ * POST /v2/data-import/accounts/bulk/: each body checked as the create endpoint checks it, then
+ * every accepted one staged together (scheduleImportProcesses: a few statements for all). One
+ * answer per body, in order.
+ */
+export async function scheduleAccountCreations(
+  db: Db,
+  suppliers: SupplierCache,
+  bodies: unknown[],
+  timeZone: string,
+): Promise<LineAnswer[]> {
+  const answers: LineAnswer[] = bodies.map(() => CREATED);
+  const accepted: { line: number; input: ScheduleInput }[] = [];
+  for (const [line, body] of bodies.entries()) {
+    try {
+      accepted.push({ line, input: await scheduleInputOf(suppliers, body, timeZone) });
+    } catch (error) {
+      answers[line] = lineAnswerOf(error);
+    }
+  }
+  const outcomes = await scheduleImportProcesses(
+    db,
+    accepted.map((a) => a.input),
+  );
+  accepted.forEach(({ line }, k) => {
+    const refusal = refusalOf(outcomes[k]);
+    if (refusal) answers[line] = lineAnswerOf(refusal);
+  });
+  return answers;
 }

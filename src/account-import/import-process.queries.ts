@@ -75,16 +75,17 @@ export function importProcessStatusReader(
   return (supplier, external) => load([supplier, external]);
 }
 
-const updateState = sql(
-  'updateImportProcessState',
+const updateStates = sql(
+  'updateImportProcessStates',
   `UPDATE import_processes
       SET status = $2, latest_error = $3, latest_event = $4, modified_at = $5,
           account_id = coalesce($6, account_id), locked_by = NULL, locked_until = NULL
-    WHERE id = $1 AND status = ANY($7::text[])`,
+    WHERE id = ANY($1::bigint[]) AND status = ANY($7::text[])`,
 );
-const insertEvent = sql(
-  'insertImportProcessEvent',
-  'INSERT INTO import_process_events (import_process_id, event, occurred_at, data) VALUES ($1, $2, $3, $4)',
+const insertEvents = sql(
+  'insertImportProcessEvents',
+  `INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
+   SELECT id, $2, $3, $4 FROM unnest($1::bigint[]) AS id`,
 );
 
 /** What a transition records beside its state and event name. */
@@ -95,22 +96,24 @@ export interface TransitionDetails {
 }
 
 /**
- * Moves a process as `trigger` does in the state table and appends the event that says so
- * (call inside a transaction, with the process's row locked). A trigger the table refuses in
- * the process's state changes nothing and throws: callers check `allows` first.
+ * Moves processes as `trigger` does in the state table and appends the event that says so, in
+ * two statements however many (call inside a transaction, with the processes' rows locked). A
+ * trigger the table refuses in a process's state changes nothing and throws: callers check
+ * `allows` first.
  */
-export async function recordTransition(
+export async function recordTransitions(
   tx: Queryable,
-  processId: string,
+  processIds: string[],
   trigger: ImportProcessTrigger,
   details: TransitionDetails = {},
 ): Promise<void> {
+  if (processIds.length === 0) return;
   const { from, to, event } = IMPORT_PROCESS_TRANSITIONS[trigger];
   const now = new Date();
   const data: Record<string, unknown> | null = details.data ?? (details.error ? { ...details.error } : null);
   const latestEvent: LatestEvent = { event, occurred_at: now.toISOString(), data };
-  const updated = await tx.query(updateState, [
-    processId,
+  const updated = await tx.query(updateStates, [
+    processIds,
     to,
     details.error ?? null,
     latestEvent,
@@ -118,11 +121,21 @@ export async function recordTransition(
     details.accountId ?? null,
     from,
   ]);
-  if (updated.rowCount === 0) {
-    throw new Error(`import process ${processId}: the state table refuses ${trigger} in its state`);
+  if (updated.rowCount !== processIds.length) {
+    throw new Error(
+      `import processes ${processIds.join(', ')}: the state table refuses ${trigger} in their state`,
+    );
   }
-  await tx.query(insertEvent, [processId, event, now, data]);
+  await tx.query(insertEvents, [processIds, event, now, data]);
 }
+
+/** recordTransitions for one process. */
+export const recordTransition = (
+  tx: Queryable,
+  processId: string,
+  trigger: ImportProcessTrigger,
+  details: TransitionDetails = {},
+): Promise<void> => recordTransitions(tx, [processId], trigger, details);
 
 export interface ScheduleInput {
   supplier: string;
@@ -201,99 +214,177 @@ async function insertNewProcesses(db: Queryable, items: NewProcess[]): Promise<b
   });
 }
 
-/** Stages new processes one statement at a time. */
-export type InsertNewProcess = (item: NewProcess) => Promise<boolean>;
-const insertOne =
-  (db: Queryable): InsertNewProcess =>
-  async (item) =>
-    (await insertNewProcesses(db, [item]))[0];
+/** Stages new processes: true for each one inserted (one that exists already is left alone). */
+export type InsertNewProcesses = (items: NewProcess[]) => Promise<boolean[]>;
+
+/** Stages new processes in one statement, however many (the bulk endpoint's whole request). */
+export const insertAtOnce =
+  (db: Queryable): InsertNewProcesses =>
+  (items) =>
+    insertNewProcesses(db, items);
 
 /**
  * Stages new processes with group commit: concurrent requests share one INSERT (and one
  * commit). A batch that fails for any reason but an unreachable database is retried one item
  * at a time by the batcher, so one item's failure is only its own.
  */
-export function processStager(db: Db): InsertNewProcess {
-  return batcher(
+export function processStager(db: Db): InsertNewProcesses {
+  const stageOne = batcher(
     async (items: NewProcess[]) =>
       (await insertNewProcesses(db, items)).map((value) => ({ status: 'fulfilled' as const, value })),
     { maxBatch: 200, maxInFlight: 2 },
   );
+  return (items) => Promise.all(items.map(stageOne));
 }
-const lockProcess = sql(
-  'lockImportProcessForSchedule',
-  `SELECT p.id, p.status, p.payload = $3::jsonb AS same_payload, p.is_dry_run, a.number AS account_number,
-          CASE WHEN $4::boolean
-               THEN p.schedule_window_start = $5::timestamptz AND p.schedule_window_end = $6::timestamptz
+
+// The processes asked for, locked in id order (two requests never wait for each other in a cycle),
+// each compared with what its request would write.
+const lockProcesses = sql(
+  'lockImportProcessesForSchedule',
+  `SELECT k.i, p.id, p.status, p.payload = k.payload AS same_payload, p.is_dry_run, a.number AS account_number,
+          CASE WHEN k.explicit_window
+               THEN p.schedule_window_start = k.schedule_window_start AND p.schedule_window_end = k.schedule_window_end
                ELSE p.schedule_window_start <= now() AND p.schedule_window_end > now() END AS same_window
-     FROM import_processes p LEFT JOIN accounts a ON a.id = p.account_id
-    WHERE p.import_supplier = $1 AND p.external_account_number = $2
+     FROM jsonb_to_recordset($1::jsonb) AS k(
+            i int, import_supplier text, external_account_number text, payload jsonb, explicit_window boolean,
+            schedule_window_start timestamptz, schedule_window_end timestamptz)
+     JOIN import_processes p
+       ON p.import_supplier = k.import_supplier AND p.external_account_number = k.external_account_number
+     LEFT JOIN accounts a ON a.id = p.account_id
+    ORDER BY p.id
       FOR UPDATE OF p`,
 );
-const replacePayload = sql(
-  'replaceImportProcessPayload',
-  `UPDATE import_processes
-      SET payload = $2, is_dry_run = $3, schedule_window_start = $4, schedule_window_end = $5, attempts = 0
-    WHERE id = $1`,
+const replacePayloads = sql(
+  'replaceImportProcessPayloads',
+  `UPDATE import_processes p
+      SET payload = k.payload, is_dry_run = k.is_dry_run, schedule_window_start = k.schedule_window_start,
+          schedule_window_end = k.schedule_window_end, attempts = 0
+     FROM jsonb_to_recordset($1::jsonb) AS k(
+            id bigint, payload jsonb, is_dry_run boolean,
+            schedule_window_start timestamptz, schedule_window_end timestamptz)
+    WHERE p.id = k.id`,
 );
 
+interface LockedProcess {
+  i: number;
+  id: string;
+  status: ImportProcessStatus;
+  same_payload: boolean;
+  same_window: boolean;
+  is_dry_run: boolean;
+  account_number: string | null;
+}
+
 /**
- * Stages an account for creation (PRODUCT.md §6 re-scheduling rules): a new process is
- * PENDING; an existing PENDING/ERRORED/CANCELLED/DRY_RUN_* one gets the new payload and is
- * PENDING again; an identical repeat of a PENDING one changes nothing.
+ * Re-schedules processes that exist (PRODUCT.md §6 re-scheduling rules), in one transaction of
+ * four statements however many: each locked, decided by the state table, the replaced ones given
+ * their new payload and moved by the `schedule` trigger together.
  */
-export async function scheduleImportProcess(
+async function rescheduleExisting(db: Db, inputs: ScheduleInput[]): Promise<ScheduleOutcome[]> {
+  const keys = inputs.map((input, i) => ({
+    i,
+    import_supplier: input.supplier,
+    external_account_number: input.externalAccountNumber,
+    payload: input.payload,
+    explicit_window: input.explicitWindow,
+    schedule_window_start: input.scheduleWindowStart.toISOString(),
+    schedule_window_end: input.scheduleWindowEnd.toISOString(),
+  }));
+  return db.transaction(async (tx) => {
+    const locked = (await tx.query<LockedProcess>(lockProcesses, [JSON.stringify(keys)])).rows;
+    const outcomes: (ScheduleOutcome | undefined)[] = inputs.map(() => undefined);
+    const replaced: { id: string; input: ScheduleInput }[] = [];
+    for (const existing of locked) {
+      const input = inputs[existing.i];
+      outcomes[existing.i] = decideReschedule(existing, input);
+      if (outcomes[existing.i]?.kind === 'rescheduled') replaced.push({ id: existing.id, input });
+    }
+    if (outcomes.includes(undefined)) throw new Error('an import process to re-schedule was not found');
+    if (replaced.length > 0) {
+      await tx.query(replacePayloads, [
+        JSON.stringify(
+          replaced.map(({ id, input }) => ({
+            id,
+            payload: input.payload,
+            is_dry_run: input.isDryRun,
+            schedule_window_start: input.scheduleWindowStart.toISOString(),
+            schedule_window_end: input.scheduleWindowEnd.toISOString(),
+          })),
+        ),
+      ]);
+      await recordTransitions(
+        tx,
+        replaced.map((r) => r.id),
+        'schedule',
+      );
+    }
+    return outcomes as ScheduleOutcome[];
+  });
+}
+
+/** What scheduling does to a process that exists, by the state table. */
+function decideReschedule(existing: LockedProcess, input: ScheduleInput): ScheduleOutcome {
+  if (existing.account_number !== null)
+    return { kind: 'already_imported', accountNumber: existing.account_number };
+  // Without an account, only IN_PROGRESS is a state the table does not re-schedule from.
+  if (!allows(existing.status, 'schedule')) return { kind: 'in_progress' };
+  // A repeat changes nothing only when it would leave the process exactly as it is, window included
+  // (PRODUCT §6: re-scheduling replaces the task parameters; without a window it is due at once).
+  const sameTask = existing.is_dry_run === input.isDryRun && existing.same_window;
+  const alreadyThere = existing.status === IMPORT_PROCESS_TRANSITIONS.schedule.to;
+  return alreadyThere && sameTask && existing.same_payload ? { kind: 'unchanged' } : { kind: 'rescheduled' };
+}
+
+/**
+ * Stages accounts for creation (PRODUCT.md §6 re-scheduling rules): a new process is PENDING; an
+ * existing PENDING/ERRORED/CANCELLED/DRY_RUN_* one gets the new payload and is PENDING again; an
+ * identical repeat of a PENDING one changes nothing. New processes go in through `insertNew`
+ * (one statement), existing ones in one transaction: a few statements however many inputs.
+ * Several inputs for one process: the last is applied, and each of them gets its outcome.
+ */
+export async function scheduleImportProcesses(
   db: Db,
-  input: ScheduleInput,
-  insertNew: InsertNewProcess = insertOne(db),
-): Promise<ScheduleOutcome> {
+  inputs: ScheduleInput[],
+  insertNew: InsertNewProcesses = insertAtOnce(db),
+): Promise<ScheduleOutcome[]> {
   const created: LatestEvent = {
     event: IMPORT_PROCESS_TRANSITIONS.schedule.event,
     occurred_at: new Date().toISOString(),
     data: null,
   };
-  // The common case, a new account: one statement, shared with concurrent requests.
-  if (await insertNew({ ...input, created })) return { kind: 'created' };
-  // The process exists (processes are never deleted): decide under its row lock.
-  return db.transaction(async (tx) => {
-    const existing = (
-      await tx.query<{
-        id: string;
-        status: ImportProcessStatus;
-        same_payload: boolean;
-        same_window: boolean;
-        is_dry_run: boolean;
-        account_number: string | null;
-      }>(lockProcess, [
-        input.supplier,
-        input.externalAccountNumber,
-        JSON.stringify(input.payload),
-        input.explicitWindow,
-        input.scheduleWindowStart,
-        input.scheduleWindowEnd,
-      ])
-    ).rows[0];
-    if (existing.account_number !== null)
-      return { kind: 'already_imported', accountNumber: existing.account_number };
-    // Without an account, only IN_PROGRESS is a state the table does not re-schedule from.
-    if (!allows(existing.status, 'schedule')) return { kind: 'in_progress' };
-    // A repeat changes nothing only when it would leave the process exactly as it is, window included
-    // (PRODUCT §6: re-scheduling replaces the task parameters; without a window it is due at once).
-    const sameTask = existing.is_dry_run === input.isDryRun && existing.same_window;
-    const alreadyThere = existing.status === IMPORT_PROCESS_TRANSITIONS.schedule.to;
-    if (alreadyThere && sameTask && existing.same_payload) {
-      return { kind: 'unchanged' };
-    }
-    await tx.query(replacePayload, [
-      existing.id,
-      input.payload,
-      input.isDryRun,
-      input.scheduleWindowStart,
-      input.scheduleWindowEnd,
-    ]);
-    await recordTransition(tx, existing.id, 'schedule');
-    return { kind: 'rescheduled' };
+  const lastOf = new Map<string, number>();
+  for (const [i, input] of inputs.entries())
+    lastOf.set(keyOf(input.supplier, input.externalAccountNumber), i);
+  const applied = [...lastOf.values()].sort((a, b) => a - b);
+  // The common case, new accounts: one statement.
+  const inserted = await insertNew(applied.map((i) => ({ ...inputs[i], created })));
+  const outcomes = new Map<number, ScheduleOutcome>();
+  const existing = applied.filter((i, k) => {
+    if (inserted[k]) outcomes.set(i, { kind: 'created' });
+    return !inserted[k];
   });
+  // The processes that exist (processes are never deleted): decided under their row locks.
+  if (existing.length > 0) {
+    const rescheduled = await rescheduleExisting(
+      db,
+      existing.map((i) => inputs[i]),
+    );
+    for (const [k, i] of existing.entries()) outcomes.set(i, rescheduled[k]);
+  }
+  return inputs.map((input) => {
+    const outcome = outcomes.get(lastOf.get(keyOf(input.supplier, input.externalAccountNumber)) ?? -1);
+    if (!outcome) throw new Error('an import process was not scheduled');
+    return outcome;
+  });
+}
+
+/** scheduleImportProcesses for one account. */
+export async function scheduleImportProcess(
+  db: Db,
+  input: ScheduleInput,
+  insertNew: InsertNewProcesses = insertAtOnce(db),
+): Promise<ScheduleOutcome> {
+  return (await scheduleImportProcesses(db, [input], insertNew))[0];
 }
 
 export type OperatorActionOutcome = 'done' | 'not_found' | 'wrong_state';

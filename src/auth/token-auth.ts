@@ -24,6 +24,12 @@ function suppliersNamed(request: FastifyRequest): string[] {
   if (isJsonObject(params) && typeof params.import_supplier_code === 'string') {
     named.push(params.import_supplier_code);
   }
+  return [...named, ...suppliersNamedIn(body)];
+}
+
+/** Supplier codes a body names: `import_supplier` (or `_code`), bare or wrapped in `payload`. */
+function suppliersNamedIn(body: unknown): string[] {
+  const named: string[] = [];
   if (isJsonObject(body)) {
     if (typeof body.import_supplier === 'string') named.push(body.import_supplier);
     if (typeof body.import_supplier_code === 'string') named.push(body.import_supplier_code);
@@ -65,4 +71,14 @@ export function registerTokenAuth(
       if (!canAccessSupplier(scope, supplier)) throw permissionDenied();
     }
   });
+}
+
+/**
+ * The same supplier scope for one body of a request carrying several (the bulk endpoint): 403
+ * `permission_denied` when it names a supplier outside the key, before anything is looked up.
+ */
+export function refuseSuppliersOutsideScope(scope: ApiKeyScope, body: unknown): void {
+  for (const supplier of suppliersNamedIn(body)) {
+    if (!canAccessSupplier(scope, supplier)) throw permissionDenied();
+  }
 }

@@ -38,6 +38,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/email-outbox/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** E-mail delivery: counts per state and the latest permanent failures */
+        get: operations["adminGetEmailOutbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/import-processes/": {
         parameters: {
             query?: never;
@@ -466,6 +483,26 @@ export interface paths {
         get: operations["getAccountImportStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/data-import/accounts/bulk/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule the creation of up to 1,000 accounts
+         * @description Each account, bare or wrapped as {payload, task_params}, one JSON value per line (NDJSON) or as the elements of a JSON array. Each is checked and scheduled exactly as the create endpoint would (a line that cannot be read is refused alone); the answer holds one result per account, in order, with the status and body the create endpoint would have answered. Blank NDJSON lines are skipped; more than 1000 accounts, or a body over 32 MiB, are refused whole; a line over 5 MiB is refused alone (413 payload_too_large).
+         */
+        post: operations["scheduleAccountCreationInBulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -962,6 +999,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        /** @description Scheduled (201): an empty object. */
+        BulkCreated: Record<string, never>;
         Business: {
             /** @description Deprecated: use business_contract_identifiers. */
             business_contract_identifier?: string;
@@ -2589,6 +2628,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetEmailOutbox: {
+        parameters: {
+            query?: {
+                /** @description How many of the latest failures to list. */
+                failures?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The e-mail outbox: delivery states and permanent failures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description E-mails per state: PENDING (waiting, or retrying later), SENDING, SENT, FAILED. */
+                        counts: {
+                            FAILED: number;
+                            PENDING: number;
+                            SENDING: number;
+                            SENT: number;
+                        };
+                        /** @description Permanent failures (never retried), newest first. */
+                        failures: ({
+                            account_number: string;
+                            attempts: number;
+                            /** Format: date-time */
+                            failed_at: string;
+                            id: string;
+                            kind: string;
+                            /** @description The SMTP server's reply, or why Ferry gave up. */
+                            reason: string;
+                            recipient: string | null;
+                            supplier: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description PENDING e-mails whose last attempt failed transiently. */
+                        retrying: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -4609,6 +4698,96 @@ export interface operations {
             };
             /** @description Not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    scheduleAccountCreationInBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": (components["schemas"]["AccountPayload"] | {
+                    payload: components["schemas"]["AccountPayload"];
+                    /** @description How and when to run the scheduled creation. */
+                    task_params?: {
+                        /**
+                         * @description Create the account in a transaction that is rolled back.
+                         * @default false
+                         */
+                        is_dry_run?: boolean;
+                        /**
+                         * Format: date-time
+                         * @description At most 4 days ahead; after the start. Default: start + 4 days.
+                         */
+                        schedule_window_end?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Not before this instant; not in the past. Default: now.
+                         */
+                        schedule_window_start?: string | null;
+                    };
+                })[];
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description One result per account, in the order sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @description The create endpoint's body for this account: {} when scheduled. */
+                            body: components["schemas"]["Error"] | components["schemas"]["AccountAlreadyImported"] | components["schemas"]["BulkCreated"];
+                            /** @description As the line names it (bare or wrapped); null when it names none or cannot be read. */
+                            external_account_number: string | null;
+                            /** @description The status the create endpoint would have answered for this account alone. */
+                            status: 201 | 400 | 403 | 413;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, or no valid, credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials do not cover this import supplier. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -126,6 +126,21 @@ export class RawBodyError extends Error {
   }
 }
 
+/** How an error is answered on the wire: its status, headers and body. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** The answer of an error made by this catalogue's factories; null for any other error. */
+export function answerOf(error: unknown): ErrorAnswer | null {
+  if (error instanceof ApiError)
+    return { status: error.statusCode, headers: error.headers, body: error.toBody() };
+  if (error instanceof RawBodyError) return { status: error.statusCode, headers: {}, body: error.payload };
+  return null;
+}
+
 export const apiError = (code: ErrorCode, detail: string, extra: Extra = {}) =>
   new ApiError(code, detail, extra);
 
@@ -161,5 +176,11 @@ export const serverError = () => new ApiError('server_error', 'A server error oc
 
 export const unsupportedMediaType = () =>
   new ApiError('unsupported_media_type', 'Send the body as application/json.');
+
+export const payloadTooLarge = (limitBytes: number) =>
+  new ApiError(
+    'payload_too_large',
+    `The request body is larger than the ${Math.round(limitBytes / (1024 * 1024))} MiB limit.`,
+  );
 
 export const requestTimeout = () => new ApiError('request_timeout', 'The request took too long.');

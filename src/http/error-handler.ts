@@ -4,8 +4,10 @@ import { ObjectStoreError } from '../infra/storage/object-store.ts';
 import { VendorRejection, VendorUnavailable } from '../infra/vendors/payment-vendor.ts';
 import {
   ApiError,
+  answerOf,
   apiError,
   notFound,
+  payloadTooLarge,
   RawBodyError,
   requestTimeout,
   serverError,
@@ -17,13 +19,18 @@ import { ajvErrorsToItems } from './validation-errors.ts';
 
 type AnyError = FastifyError & { validationContext?: string };
 
-function send(reply: FastifyReply, err: ApiError) {
-  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  return reply.code(err.statusCode).send(err.toBody());
+function send(reply: FastifyReply, err: ApiError | RawBodyError) {
+  const { status, headers, body } = answerOf(err)!;
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  return reply.code(status).send(body);
 }
 
-/** Turns Fastify's own errors into ours; returns null for anything unexpected. */
-function fromFastifyError(err: AnyError, request: FastifyRequest): ApiError | null {
+/**
+ * Turns Fastify's own errors into ours; returns null for anything unexpected. (Also what a body
+ * parser's failure of one NDJSON line is answered with, json-body.ts.)
+ */
+export function fromFastifyError(error: Error, request: FastifyRequest): ApiError | null {
+  const err = error as AnyError;
   if (err.validation) {
     const context = err.validationContext ?? 'body';
     const input =
@@ -35,7 +42,7 @@ function fromFastifyError(err: AnyError, request: FastifyRequest): ApiError | nu
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return unsupportedMediaType();
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return apiError('payload_too_large', 'The request body is larger than the 5 MiB limit.');
+      return payloadTooLarge(request.routeOptions.bodyLimit);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return apiError('parse_error', 'The request body is not valid JSON.');
@@ -57,8 +64,7 @@ function fromFastifyError(err: AnyError, request: FastifyRequest): ApiError | nu
 /** One handler maps every error to our format; unexpected ones are logged and answered as a bare 500. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: AnyError, request, reply) => {
-    if (error instanceof ApiError) return send(reply, error);
-    if (error instanceof RawBodyError) return reply.code(error.statusCode).send(error.payload);
+    if (error instanceof ApiError || error instanceof RawBodyError) return send(reply, error);
     if (error instanceof VendorRejection) {
       // Permanent: the request must change before it can succeed (interface 4.4).
       return send(reply, apiError(error.code, error.message, { body: { vendor: error.vendor } }));

@@ -14,9 +14,11 @@ import {
   IMPRECISE_NUMBER_DETAIL,
   leftoverNumbers,
   parseKeepingNumbers,
+  takeExactText,
 } from '../vocabulary/exact-numbers.ts';
 import { MAX_NESTING_DEPTH } from '../vocabulary/field-types.ts';
-import { unsupportedMediaType, validationFailed } from './error-catalogue.ts';
+import { payloadTooLarge, unsupportedMediaType, validationFailed } from './error-catalogue.ts';
+import { fromFastifyError } from './error-handler.ts';
 import { type ErrorItem, item } from './errors.ts';
 
 declare module 'fastify' {
@@ -25,7 +27,26 @@ declare module 'fastify' {
     accountEnvelope?: boolean;
     /** The route's own validator reads decimals from the body and refuses numbers it does not take. */
     exactNumbers?: boolean;
+    /**
+     * The body is a list of bodies, each read as if it were a request's whole body (limits,
+     * attrs, refusals): NDJSON lines, or the elements of a JSON array. The handler gets `BodyLines`.
+     */
+    bodyLines?: boolean;
   }
+}
+
+/** The largest request body (PRODUCT §6 "Limits"); a route taking several bodies allows more in all. */
+export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+/**
+ * One body of a `bodyLines` request: its value, or how it was refused (the answer it alone gets)
+ * with its value when it could be parsed.
+ */
+export type BodyLine = { ok: true; value: unknown } | { ok: false; error: Error; value?: unknown };
+
+/** The body of a `bodyLines` route sent as NDJSON or a JSON array: one entry per body, in order. */
+export class BodyLines {
+  constructor(readonly lines: BodyLine[]) {}
 }
 
 /**
@@ -112,6 +133,35 @@ export function bodyProblems(value: unknown): ErrorItem[] {
   return problems;
 }
 
+/**
+ * List items a body may hold in all (every array, at every depth). Validating a broken item costs
+ * ≈ 10 µs; without a bound, a 5 MiB body of 2.6 million broken items would hold the process for
+ * half a minute. The largest real bodies (1,000 transactions with their line and tax items, 1,000
+ * accounts in bulk) stay far below it.
+ */
+export const MAX_LIST_ITEMS = 100_000;
+
+/** `too_many_items` at the list whose items take the body past MAX_LIST_ITEMS, or nothing. */
+export function tooManyListItems(value: unknown): ErrorItem[] {
+  let seen = 0;
+  const visit = (node: unknown, path: string[]): string[] | null => {
+    if (typeof node !== 'object' || node === null) return null;
+    if (Array.isArray(node)) {
+      seen += node.length;
+      if (seen > MAX_LIST_ITEMS) return path;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      const found = visit(child, [...path, key]);
+      if (found) return found;
+    }
+    return null;
+  };
+  const path = visit(value, []);
+  if (path === null) return [];
+  const detail = `A body holds at most ${MAX_LIST_ITEMS.toLocaleString('en')} list items in all.`;
+  return [item(path.join('.'), 'too_many_items', detail)];
+}
+
 /** `imprecise_number` for every number a double cannot keep that no decimal field took. */
 export function impreciseNumbers(value: unknown, attrPrefix: string[] = []): ErrorItem[] {
   return leftoverNumbers(value).map(({ path }) =>
@@ -133,26 +183,88 @@ function relativeToPayload(problems: ErrorItem[], body: unknown, request: Fastif
   );
 }
 
+/** Refusals of a parsed value that no schema can state (NUL, surrogates, depth, imprecise numbers). */
+function checkParsed(request: FastifyRequest, body: unknown, suspect: boolean, large: boolean): BodyLine {
+  const problems = suspect ? bodyProblems(body) : [];
+  if (problems.length === 0 && large) problems.push(...tooManyListItems(body));
+  if (problems.length === 0 && request.routeOptions.config?.exactNumbers !== true)
+    problems.push(...impreciseNumbers(body));
+  if (problems.length === 0) return { ok: true, value: body };
+  return { ok: false, error: refused(relativeToPayload(problems, body, request)), value: body };
+}
+
+type JsonParser = ReturnType<FastifyInstance['getDefaultJsonParser']>;
+
+/**
+ * JSON text read as one body: parsed (Fastify's parser, which refuses prototype poisoning), its
+ * numbers kept, then checked. A body that is a list of bodies is checked element by element.
+ */
+function readJson(parseJson: JsonParser, request: FastifyRequest, text: string, list: boolean): BodyLine {
+  // Fastify's default JSON parser answers synchronously.
+  const parsed = ((): BodyLine => {
+    let read: BodyLine | undefined;
+    parseJson(request, text, (error, value) => {
+      read = error ? { ok: false, error } : { ok: true, value };
+    });
+    if (!read) throw new Error('the JSON parser did not answer synchronously');
+    return read;
+  })();
+  if (!parsed.ok) return parsed;
+  const kept = parseKeepingNumbers(text, parsed.value);
+  if ('rootNumber' in kept) return { ok: false, error: refused([rootNumber]) };
+  // Cheap tests of the raw text first: most bodies hold no NUL escape and are shallow.
+  const suspect = SUSPECT_TEXT.test(text) || nestingDepth(text) > MAX_NESTING_DEPTH;
+  // A body of fewer characters cannot hold that many list items: most pay nothing.
+  const large = text.length > 2 * MAX_LIST_ITEMS;
+  const body = kept.value;
+  if (list && Array.isArray(body)) {
+    return {
+      ok: true,
+      value: new BodyLines(
+        body.map((element, i) =>
+          takeExactText(body, i) !== undefined
+            ? { ok: false, error: refused([rootNumber]) }
+            : checkParsed(request, element, suspect, large),
+        ),
+      ),
+    };
+  }
+  return checkParsed(request, body, suspect, large);
+}
+
+const rootNumber = item('', 'imprecise_number', IMPRECISE_NUMBER_DETAIL);
+
 export function registerJsonBodies(app: FastifyInstance) {
   refuseOtherBodies(app);
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
-    const text = String(raw);
-    parseJson(request, text, (error, parsed) => {
-      if (error) return done(error);
-      const kept = parseKeepingNumbers(text, parsed);
-      if ('rootNumber' in kept)
-        return done(refused([item('', 'imprecise_number', IMPRECISE_NUMBER_DETAIL)]), undefined);
-      const body = kept.value;
-      // Cheap tests of the raw text first: most bodies hold no NUL escape and are shallow.
-      const suspect = SUSPECT_TEXT.test(text) || nestingDepth(text) > MAX_NESTING_DEPTH;
-      const problems = suspect ? bodyProblems(body) : [];
-      if (problems.length === 0 && request.routeOptions.config?.exactNumbers !== true)
-        problems.push(...impreciseNumbers(body));
-      if (problems.length === 0) return done(null, body);
-      done(refused(relativeToPayload(problems, body, request)), undefined);
-    });
+    const list = request.routeOptions.config?.bodyLines === true;
+    const read = readJson(parseJson, request, String(raw), list);
+    if (read.ok) done(null, read.value);
+    else done(read.error, undefined);
+  });
+  // NDJSON only where a route takes a list of bodies; elsewhere it is a type Ferry does not take.
+  // Each non-blank line is read as a whole JSON body is, and refused alone: a bad line is its own
+  // 400 (the answer its body would get on its own), never the request's.
+  app.addContentTypeParser('application/x-ndjson', { parseAs: 'string' }, (request, raw, done) => {
+    if (request.routeOptions.config?.bodyLines !== true) return done(unsupportedMediaType(), undefined);
+    const lines = String(raw)
+      .split('\n')
+      .map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
+      .filter((line) => line.trim() !== '');
+    done(
+      null,
+      new BodyLines(
+        lines.map((line): BodyLine => {
+          // Each line is held to the limit of a whole body, as if it had been sent alone.
+          if (Buffer.byteLength(line) > BODY_LIMIT_BYTES)
+            return { ok: false, error: payloadTooLarge(BODY_LIMIT_BYTES) };
+          const read = readJson(parseJson, request, line, false);
+          return read.ok ? read : { ...read, error: fromFastifyError(read.error, request) ?? read.error };
+        }),
+      ),
+    );
   });
   app.addHook('preValidation', async (request) => {
     const query = request.query;

@@ -38,6 +38,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /admin/v1/import-processes/:supplier/:external/': 'adminGetImportProcess',
   'POST /admin/v1/import-processes/:supplier/:external/cancel/': 'adminCancelImportProcess',
   'POST /admin/v1/import-processes/:supplier/:external/retry/': 'adminRetryImportProcess',
+  'GET /admin/v1/email-outbox/': 'adminGetEmailOutbox',
 };
 
 /** The operation's id, or undefined for a route the table does not name yet. */

@@ -141,3 +141,18 @@ export function ajvErrorsToItems(errors: ErrorObject[], input: unknown): ErrorIt
   }
   return out;
 }
+
+/**
+ * Ajv code options that keep collecting errors linear. With `allErrors`, Ajv's generated code
+ * appends the errors of each referenced schema and custom keyword with
+ * `vErrors = vErrors.concat(errors)`, copying everything gathered so far: one array of 32,000
+ * broken items took 5.6 s to validate, 64,000 took 25 s (fuzzing found it). The same appends,
+ * done in place, take milliseconds.
+ */
+export const linearErrorAppends = {
+  process: (code: string): string =>
+    code.replace(
+      /vErrors\.concat\(([\w$.]+)\)/g,
+      '((e) => { for (let i = 0; i < e.length; i++) vErrors.push(e[i]); return vErrors; })($1)',
+    ),
+};

@@ -48,9 +48,9 @@ describe('authentication and supplier scoping on every data-import route', () =>
     });
 
   it('finds the data-import routes in the OpenAPI document', () => {
-    // validate, create, V2 status, V1 status, three lists, notes, transactions, statements, payment
-    // instruction, V1 validate-account, create-or-update and process
-    assert.equal(routes.length, 14, routes.map((r) => `${r.method} ${r.path}`).join('\n'));
+    // validate, create, bulk create, V2 status, V1 status, three lists, notes, transactions,
+    // statements, payment instruction, V1 validate-account, create-or-update and process
+    assert.equal(routes.length, 15, routes.map((r) => `${r.method} ${r.path}`).join('\n'));
   });
 
   it('answers 401 not_authenticated without an Authorization header', async () => {

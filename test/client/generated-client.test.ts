@@ -112,6 +112,7 @@ describe('a client generated from /openapi.json', () => {
       'validate 200',
       'schedule 201',
       'processed',
+      'bulk 200 400',
       'notes 201',
       'transactions 201 TRANSACTION_ADDED_TO_ACCOUNT',
       'statements 201',
@@ -131,6 +132,7 @@ describe('a client generated from /openapi.json', () => {
     });
     assert.deepEqual(steps.slice(0, 2), ['validate 200, stage 201', 'process 201, status COMPLETED']);
     assert.match(steps[2], /^lists \d+ \d+ \d+$/);
+    assert.equal(steps[3], 'bulk 201');
   });
 
   it('runs an operator program through every admin operation', async () => {
@@ -152,6 +154,7 @@ describe('a client generated from /openapi.json', () => {
       'process ERRORED PENDING CANCELLED',
       'bulk retry cancel',
       'progress 5 minutes',
+      'outbox 200',
     ]);
   });
 

@@ -25,6 +25,7 @@ describe(`fuzzing every endpoint (${RUNS} requests each, seed ${SEED})`, () => {
     for (const name of [
       'accounts.validate',
       'accounts.create',
+      'accounts.bulk',
       'accounts.status',
       'transfer-status',
       'list.all',

@@ -60,6 +60,13 @@ export interface EndpointSpec {
   documented5xx?(json: Json, body: unknown): boolean;
   /** After the run, the worker creates what was scheduled; ERRORED for a value's form is a violation. */
   settlesThroughWorker?: boolean;
+  /** Body types the endpoint takes besides JSON. */
+  contentTypes?: string[];
+  /**
+   * For an endpoint answering one result per body it was sent (bulk): each result's status and
+   * body with the body it answers, so each is held to the oracles of a whole answer.
+   */
+  lineResults?(answer: Json, req: FuzzRequest): { status: number; body: Json; input: unknown }[] | null;
 }
 
 /** The data-import and admin routes of the app, from its router (HEAD omitted). */
@@ -192,6 +199,9 @@ interface SpecParts {
   documented5xx?: EndpointSpec['documented5xx'];
   settlesThroughWorker?: boolean;
   remoteAddress?: boolean;
+  /** Bodies sent as NDJSON, one generated value a line (some lines broken). */
+  ndjson?: fc.Arbitrary<Json[]>;
+  lineResults?: EndpointSpec['lineResults'];
 }
 
 const genericBody: fc.Arbitrary<Json> = fc.oneof(
@@ -212,7 +222,12 @@ function buildSpec(route: Route, parts: SpecParts, generic: boolean): EndpointSp
       parts.body,
     );
   bodies.push(...(parts.extraBodies ?? []), genericBody);
-  const body = hasBody ? bodyText(fc.oneof(...bodies)) : fc.constant(undefined);
+  const jsonBody = bodyText(fc.oneof(...bodies));
+  const body = !hasBody
+    ? fc.constant(undefined)
+    : parts.ndjson
+      ? fc.oneof(jsonBody, ndjsonText(parts.ndjson))
+      : jsonBody;
   const address = parts.remoteAddress
     ? fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map(([a, b, c]) => `10.${a}.${b}.${c}`)
     : fc.constant(undefined);
@@ -246,7 +261,40 @@ function buildSpec(route: Route, parts: SpecParts, generic: boolean): EndpointSp
     altErrorBody: parts.altErrorBody,
     documented5xx: parts.documented5xx,
     settlesThroughWorker: parts.settlesThroughWorker,
+    ...(parts.ndjson ? { contentTypes: ['application/x-ndjson'] } : {}),
+    lineResults: parts.lineResults,
   };
+}
+
+/** NDJSON text: one value a line, now and then a line cut short or left blank. */
+const ndjsonText = (values: fc.Arbitrary<Json[]>) =>
+  fc.tuple(values, fc.array(fc.nat(), { maxLength: 3 })).map(([lines, cuts]) => {
+    const texts = lines.map((v) => toJsonText(v));
+    for (const cut of cuts) {
+      const i = cut % Math.max(1, texts.length);
+      if (texts[i] !== undefined)
+        texts[i] = cut % 5 === 0 ? '' : texts[i].slice(0, cut % (texts[i].length + 1));
+    }
+    return { body: texts.join('\n'), contentType: 'application/x-ndjson' };
+  });
+
+/** The bodies a bulk request carried, in the order of its results (blank NDJSON lines skipped). */
+function bulkInputs(req: FuzzRequest): unknown[] | null {
+  if (req.body === undefined) return null;
+  const parse = (text: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  };
+  if (req.contentType === 'application/x-ndjson')
+    return req.body
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map(parse);
+  const whole = parse(req.body);
+  return Array.isArray(whole) ? whole : null;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -326,12 +374,35 @@ function catalogue(w: FuzzWorld): Record<string, SpecParts> {
       body: account,
       extraBodies: accountExtras,
       attrRoots: accountRoots,
-      // Interface 4.6: an account already imported.
-      altErrorBody: (j) =>
-        isObject(j.non_field_errors) &&
-        typeof j.non_field_errors.detail === 'string' &&
-        typeof j.non_field_errors.code === 'string' &&
-        typeof j.account_id === 'string',
+      altErrorBody: alreadyImported,
+    },
+    'POST /v2/data-import/accounts/bulk/': {
+      name: 'accounts.bulk',
+      settlesThroughWorker: true,
+      body: fc.array(account, { minLength: 1, maxLength: 3 }),
+      extraBodies: [fc.array(fc.oneof(account, ...accountExtras, genericBody), { maxLength: 4 })],
+      ndjson: fc.array(
+        fc.oneof(
+          account,
+          account.chain((a) => mutated(a)),
+          ...accountExtras,
+          genericBody,
+        ),
+        {
+          maxLength: 4,
+        },
+      ),
+      lineResults: (answer, req) => {
+        const inputs = bulkInputs(req);
+        if (!isObject(answer) || !Array.isArray(answer.results) || inputs === null) return null;
+        return answer.results.map((r: Json, i: number) => ({
+          status: isObject(r) && typeof r.status === 'number' ? r.status : 0,
+          body: isObject(r) ? (r.body as Json) : null,
+          input: inputs[i],
+        }));
+      },
+      attrRoots: accountRoots,
+      altErrorBody: alreadyImported,
     },
     'GET /v2/data-import/accounts/:import_supplier_code/:external_identifier/': {
       name: 'accounts.status',
@@ -522,6 +593,14 @@ function catalogue(w: FuzzWorld): Record<string, SpecParts> {
     },
   };
 }
+
+/** Interface 4.6: an account already imported. */
+const alreadyImported = (j: Json): boolean =>
+  isObject(j) &&
+  isObject(j.non_field_errors) &&
+  typeof j.non_field_errors.detail === 'string' &&
+  typeof j.non_field_errors.code === 'string' &&
+  typeof j.account_id === 'string';
 
 /** GraphQL's own error shape: `{errors: [{message}, ...]}`. */
 function graphqlErrors(j: Json): boolean {

@@ -95,6 +95,41 @@ export function causeClass(cause: string): string {
 
 /** The violations of one answer, without the database checks (see sideEffects). */
 export function checkAnswer(spec: EndpointSpec, req: FuzzRequest, answer: Answer): Violation[] {
+  const out = checkOneAnswer(spec, req, answer);
+  if (answer.status === 200 && spec.lineResults) {
+    let json: Json;
+    try {
+      json = JSON.parse(answer.body);
+    } catch {
+      return out;
+    }
+    const lines = spec.lineResults(json, req);
+    if (lines === null) {
+      out.push({
+        kind: 'format',
+        signature: 'format 200 lines',
+        message: `no results: ${short(answer.body)}`,
+      });
+      return out;
+    }
+    // Each result is held to the oracles of the answer its body alone would get (as JSON).
+    for (const line of lines) {
+      const alone: FuzzRequest = { ...req, contentType: 'application/json' };
+      const body = JSON.stringify(line.body);
+      for (const v of checkOneAnswer(spec, alone, { status: line.status, body }, { value: line.input }))
+        out.push({ ...v, signature: `line ${v.signature}`, message: `a line: ${v.message}` });
+    }
+  }
+  return out;
+}
+
+/** `sent`: the body as parsed already (a line of a bulk request); else read from `req`. */
+function checkOneAnswer(
+  spec: EndpointSpec,
+  req: FuzzRequest,
+  answer: Answer,
+  sent?: { value: unknown },
+): Violation[] {
   const out: Violation[] = [];
   const { status } = answer;
   let json: Json;
@@ -105,9 +140,9 @@ export function checkAnswer(spec: EndpointSpec, req: FuzzRequest, answer: Answer
     parsed = false;
   }
   const code = parsed && isObject(json) && typeof json.code === 'string' ? json.code : '-';
-  let input: unknown;
-  let inputParsed = false;
-  if (req.body !== undefined) {
+  let input: unknown = sent?.value;
+  let inputParsed = sent !== undefined && sent.value !== undefined;
+  if (req.body !== undefined && sent === undefined) {
     try {
       input = JSON.parse(req.body);
       inputParsed = true;
@@ -159,7 +194,8 @@ export function checkAnswer(spec: EndpointSpec, req: FuzzRequest, answer: Answer
   // A body that is not JSON is refused before anything reads it (URL errors come first).
   const contentType = req.contentType?.split(';')[0].trim().toLowerCase();
   const readBody = status < 300 || (status === 400 && !code.startsWith('FST_ERR_BAD_URL'));
-  if (req.body !== undefined && contentType && contentType !== 'application/json' && readBody) {
+  const taken = contentType === 'application/json' || spec.contentTypes?.includes(contentType ?? '');
+  if (req.body !== undefined && contentType && !taken && readBody) {
     out.push({
       kind: 'content-type',
       signature: `content-type ${status} ${code}`,

@@ -64,6 +64,14 @@ export async function runClientProgram(input: ProgramInput): Promise<ProgramResu
   if (accountNumber === null) throw new Error('the account was not created in time');
   steps.push('processed');
 
+  // The same account again in bulk: created already, so its line answers the already-imported body.
+  const bulk = await ferry.POST('/v2/data-import/accounts/bulk/', { body: [input.account] });
+  if (bulk.error) throw new Error(`bulk: ${JSON.stringify(bulk.error)}`);
+  const [line] = bulk.data.results;
+  const imported = 'account_id' in line.body ? line.body.account_id : null;
+  if (imported !== accountNumber) throw new Error(`bulk: ${JSON.stringify(line)}`);
+  steps.push(`bulk ${bulk.response.status} ${line.status}`);
+
   const account = { import_supplier: input.supplier, external_account_number: external };
   const notes = await ferry.POST('/v1/data-import/notes/create/', {
     body: { ...account, notes: [{ body: 'Migrated by the typed client.', is_pinned: false }] },

@@ -86,5 +86,8 @@ export async function runOperatorProgram(input: OperatorInput): Promise<string[]
   });
   if (!progress.data) return fail('progress', progress.error);
   steps.push(`progress ${progress.data.per_minute.length} minutes`);
+
+  const outbox = await ferry.GET('/admin/v1/email-outbox/');
+  steps.push(`outbox ${outbox.response.status}`);
   return steps;
 }

@@ -1,6 +1,6 @@
 /**
  * A supplier's program for the V1 data-import endpoints, against the generated client: validate,
- * stage, process in the request, the transfer status and the three lists. Type-checked with
+ * stage, process in the request, the transfer status, the three lists, and bulk scheduling. Type-checked with
  * `tsc --strict` beside freshly generated types and run against the service, like client-program.ts.
  */
 import createClient from 'openapi-fetch';
@@ -13,6 +13,8 @@ export async function runV1Program(input: {
   token: string;
   supplier: string;
   account: Account;
+  /** Another account, scheduled through the bulk endpoint. */
+  bulkAccount: Account;
 }): Promise<string[]> {
   const steps: string[] = [];
   const ferry = createClient<paths>({
@@ -49,5 +51,9 @@ export async function runV1Program(input: {
     path,
   );
   steps.push(`lists ${all.data?.length} ${pending.data?.length} ${imported.data?.length}`);
+
+  const bulk = await ferry.POST('/v2/data-import/accounts/bulk/', { body: [input.bulkAccount] });
+  if (!bulk.data) throw new Error(`bulk: ${JSON.stringify(bulk.error)}`);
+  steps.push(`bulk ${bulk.data.results.map((r) => r.status).join(',')}`);
   return steps;
 }

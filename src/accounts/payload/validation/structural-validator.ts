@@ -6,7 +6,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { ErrorItem } from '../../../http/errors.ts';
-import { joinAttr } from '../../../http/validation-errors.ts';
+import { joinAttr, linearErrorAppends } from '../../../http/validation-errors.ts';
 import { IMPRECISE_NUMBER_DETAIL, leftoverNumbers } from '../../../vocabulary/exact-numbers.ts';
 import {
   type DecimalNumber,
@@ -37,6 +37,7 @@ function ajv(): Ajv {
     strict: false, // TypeBox adds its own symbols; descriptions and defaults are annotations only
     messages: false, // we write our own details
     inlineRefs: false, // keep one function per object type (see split-schema.ts)
+    code: linearErrorAppends, // errors gathered in place, not copied at every append
   });
   registerFieldTypes(sharedAjv);
   for (const [name, check] of Object.entries(FORMAT_CHECKS)) {

@@ -1,0 +1,121 @@
+import { sql } from '../../infra/db/db.ts';
+
+/** The states of an outbox row (migration 0009); the dashboard lists them. */
+export const OUTBOX_STATUSES = ['PENDING', 'SENDING', 'SENT', 'FAILED'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+export interface ClaimedEmail {
+  id: string;
+  account_id: string;
+  kind: string;
+  recipient: string | null;
+  message_id: string;
+  attempts: number;
+  account_number: string;
+  supplier: string;
+  given_name: string | null;
+}
+
+/**
+ * Claims up to $2 due rows for sender $1, leasing them for $3 seconds: PENDING rows whose
+ * next attempt is due, and SENDING rows whose sender's lease ran out (it crashed or stalled).
+ * Locking, as for the import queue: FOR UPDATE SKIP LOCKED gives concurrent senders disjoint
+ * rows without waiting; after this statement the lease columns say who owns a row. The
+ * Message-ID is fixed at the first claim ($4 is its domain) and kept on every re-send.
+ */
+export const claimDueEmails = sql(
+  'claimDueEmails',
+  `WITH due AS (
+     SELECT id FROM email_outbox
+      WHERE (status = 'PENDING' AND next_attempt_at <= now())
+         OR (status = 'SENDING' AND locked_until < now())
+      ORDER BY id
+      LIMIT $2
+        FOR UPDATE SKIP LOCKED
+   ), claimed AS (
+     UPDATE email_outbox o
+        SET status = 'SENDING', locked_by = $1, locked_until = now() + make_interval(secs => $3),
+            attempts = o.attempts + 1,
+            message_id = coalesce(o.message_id, '<' || o.kind || '.' || o.id || '.' || gen_random_uuid() || '@' || $4 || '>')
+       FROM due WHERE o.id = due.id
+     RETURNING o.id, o.account_id, o.kind, o.recipient, o.message_id, o.attempts
+   )
+   SELECT c.*, a.number AS account_number, a.import_supplier AS supplier,
+          (SELECT ac.given_name FROM account_customers ac
+            WHERE ac.account_id = c.account_id ORDER BY ac.position LIMIT 1) AS given_name
+     FROM claimed c JOIN accounts a ON a.id = c.account_id
+    ORDER BY c.id`,
+);
+
+/** Right before sending row $1: renews sender $2's lease ($3 seconds) if it still holds it. */
+export const renewEmailLease = sql(
+  'renewEmailLease',
+  `UPDATE email_outbox SET locked_until = now() + make_interval(secs => $3)
+    WHERE id = $1 AND status = 'SENDING' AND locked_by = $2
+   RETURNING id`,
+);
+
+/**
+ * The SMTP server accepted row $1: SENT, whoever holds it now (a sender that took it over after
+ * this one's lease ran out must not send it again).
+ */
+export const markEmailSent = sql(
+  'markEmailSent',
+  `UPDATE email_outbox
+      SET status = 'SENT', sent_at = now(), locked_by = NULL, locked_until = NULL, last_error = NULL
+    WHERE id = $1 AND status <> 'SENT'`,
+);
+
+/** A transient failure: row $1 of sender $2 is tried again in $3 seconds; $4 is the reason. */
+export const retryEmailLater = sql(
+  'retryEmailLater',
+  `UPDATE email_outbox
+      SET status = 'PENDING', locked_by = NULL, locked_until = NULL,
+          next_attempt_at = now() + make_interval(secs => $3), last_error = $4
+    WHERE id = $1 AND status = 'SENDING' AND locked_by = $2`,
+);
+
+/** A permanent failure of row $1 of sender $2, with its reason $3: never tried again. */
+export const markEmailFailed = sql(
+  'markEmailFailed',
+  `UPDATE email_outbox
+      SET status = 'FAILED', failed_at = now(), locked_by = NULL, locked_until = NULL, last_error = $3
+    WHERE id = $1 AND status = 'SENDING' AND locked_by = $2`,
+);
+
+/** A sender stopping hands back rows $1 it claimed but did not get to (no attempt spent). */
+export const releaseEmails = sql(
+  'releaseEmails',
+  `UPDATE email_outbox
+      SET status = 'PENDING', locked_by = NULL, locked_until = NULL, attempts = greatest(attempts - 1, 0)
+    WHERE id = ANY($1::bigint[]) AND status = 'SENDING' AND locked_by = $2`,
+);
+
+/** Rows per status, and how many PENDING ones wait after a failure. */
+export const countEmailsByStatus = sql(
+  'countEmailsByStatus',
+  `SELECT status, count(*)::int AS n, (count(*) FILTER (WHERE last_error IS NOT NULL))::int AS with_error
+     FROM email_outbox GROUP BY status`,
+);
+
+export interface FailedEmail {
+  id: string;
+  account_number: string;
+  supplier: string;
+  kind: string;
+  recipient: string | null;
+  attempts: number;
+  last_error: string;
+  failed_at: Date;
+}
+
+/** The latest $1 permanent failures, newest first. */
+export const listFailedEmails = sql(
+  'listFailedEmails',
+  `SELECT o.id, a.number AS account_number, a.import_supplier AS supplier, o.kind, o.recipient,
+          o.attempts, o.last_error, o.failed_at
+     FROM email_outbox o JOIN accounts a ON a.id = o.account_id
+    WHERE o.status = 'FAILED'
+    ORDER BY o.failed_at DESC, o.id DESC
+    LIMIT $1`,
+);
