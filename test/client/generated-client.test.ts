@@ -129,6 +129,7 @@ describe('a client generated from /openapi.json', () => {
       token,
       supplier: SUPPLIER,
       account: accountFor(SUPPLIER, 2),
+      bulkAccount: accountFor(SUPPLIER, 3),
     });
     assert.deepEqual(steps.slice(0, 2), ['validate 200, stage 201', 'process 201, status COMPLETED']);
     assert.match(steps[2], /^lists \d+ \d+ \d+$/);

@@ -54,6 +54,8 @@ export async function runV1Program(input: {
 
   const bulk = await ferry.POST('/v2/data-import/accounts/bulk/', { body: [input.bulkAccount] });
   if (!bulk.data) throw new Error(`bulk: ${JSON.stringify(bulk.error)}`);
-  steps.push(`bulk ${bulk.data.results.map((r) => r.status).join(',')}`);
+  steps.push(
+    `bulk ${bulk.data.results.map((r) => `${r.status}${r.status === 201 ? '' : JSON.stringify(r.body)}`).join(',')}`,
+  );
   return steps;
 }
