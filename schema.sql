@@ -322,6 +322,7 @@ CREATE UNIQUE INDEX account_references_pkey ON account_references USING btree (i
 CREATE UNIQUE INDEX accounts_import_supplier_external_account_number_key ON accounts USING btree (import_supplier, external_account_number);
 CREATE UNIQUE INDEX accounts_number_key ON accounts USING btree (number);
 CREATE UNIQUE INDEX accounts_pkey ON accounts USING btree (id);
+CREATE INDEX accounts_supplier_created_at ON accounts USING btree (import_supplier, created_at);
 CREATE INDEX agreements_meter_point ON agreements USING btree (meter_point_id);
 CREATE UNIQUE INDEX agreements_pkey ON agreements USING btree (id);
 CREATE UNIQUE INDEX api_keys_pkey ON api_keys USING btree (id);
@@ -337,7 +338,9 @@ CREATE INDEX import_processes_leased ON import_processes USING btree (locked_unt
 CREATE INDEX import_processes_pending ON import_processes USING btree (schedule_window_start, id) WHERE (status = 'PENDING'::text);
 CREATE INDEX import_processes_pending_end ON import_processes USING btree (schedule_window_end) WHERE (status = 'PENDING'::text);
 CREATE UNIQUE INDEX import_processes_pkey ON import_processes USING btree (id);
+CREATE INDEX import_processes_supplier_error_code_id ON import_processes USING btree (import_supplier, ((latest_error ->> 'code'::text)), id) WHERE (latest_error IS NOT NULL);
 CREATE INDEX import_processes_supplier_id ON import_processes USING btree (import_supplier, id);
+CREATE INDEX import_processes_supplier_status_id ON import_processes USING btree (import_supplier, status, id);
 CREATE UNIQUE INDEX import_suppliers_pkey ON import_suppliers USING btree (code);
 CREATE INDEX ledgers_account ON ledgers USING btree (account_id);
 CREATE UNIQUE INDEX ledgers_pkey ON ledgers USING btree (id);

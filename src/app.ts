@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { accountImportRoutes } from './account-import/account-import.routes.ts';
 import { importProcessAdminRoutes } from './account-import/import-process.admin-routes.ts';
+import { processListAdminRoutes } from './account-import/process-lists.admin-routes.ts';
 import { statusRoutes } from './account-import/status.routes.ts';
 import { emailOutboxAdminRoutes } from './accounts/welcome-emails/email-outbox.admin-routes.ts';
 import { apiKeyAdminRoutes } from './auth/api-keys.admin-routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
       await scope.register(supplierAdminRoutes, { db, suppliers });
       await scope.register(apiKeyAdminRoutes, { db, keyScopes });
       await scope.register(importProcessAdminRoutes, { db });
+      await scope.register(processListAdminRoutes, { db });
       await scope.register(emailOutboxAdminRoutes, { db });
     },
     { prefix: '/admin/v1' },

@@ -1,6 +1,7 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { wireDatetime } from '../http/wire-format.ts';
 import { type Db, type Sql, sql } from '../infra/db/db.ts';
+import { textStream } from './process-exports.ts';
 import { sqlWord } from './process-state-sql.ts';
 
 export type ProcessListKind = 'all' | 'pending' | 'imported';
@@ -64,18 +65,9 @@ export async function* listImportProcesses(
 
 /** The list as a JSON array byte stream; pages are serialised as they arrive. */
 export function listAsJsonStream(db: Db, supplier: string, kind: ProcessListKind): Readable {
-  async function* chunks() {
-    let first = true;
-    let buf = '[';
-    for await (const rec of listImportProcesses(db, supplier, kind)) {
-      buf += (first ? '' : ',') + JSON.stringify(rec);
-      first = false;
-      if (buf.length >= 64 * 1024) {
-        yield buf;
-        buf = '';
-      }
-    }
-    yield `${buf}]`;
-  }
-  return Readable.from(chunks(), { objectMode: false });
+  return textStream(listImportProcesses(db, supplier, kind), {
+    head: '[',
+    line: (rec, i) => (i === 0 ? '' : ',') + JSON.stringify(rec),
+    tail: ']',
+  });
 }

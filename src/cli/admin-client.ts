@@ -35,21 +35,52 @@ export function adminClientOptionsFromEnv(
   return { baseUrl, operatorKey };
 }
 
+/** The service could not be reached at all: no answer, so no status and no body. */
+export class ServiceUnreachableError extends Error {
+  constructor(url: string, cause: unknown) {
+    const c = (cause as { cause?: { code?: string; message?: string } })?.cause ?? cause;
+    const why = (c as { code?: string })?.code ?? (c as Error)?.message ?? String(c);
+    super(
+      `cannot reach the Ferry service at ${url} (${why}). Is it running (\`ferry serve\`)? FERRY_URL sets its address.`,
+    );
+  }
+}
+
 /** A small typed client of the operator admin API (/admin/v1/). */
 export class AdminClient {
   constructor(private readonly opts: AdminClientOptions) {}
 
-  async call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  get baseUrl(): string {
+    return this.opts.baseUrl;
+  }
+
+  /** The raw answer of a call, for bodies read as a stream (exports); an error status throws. */
+  async fetch(method: string, path: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.opts.operatorKey}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.opts.baseUrl}/admin/v1${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    const parsed = text === '' ? null : JSON.parse(text);
-    if (!res.ok) throw new AdminApiError(res.status, parsed);
-    return parsed as T;
+    let res: Response;
+    try {
+      res = await fetch(`${this.opts.baseUrl}/admin/v1${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new ServiceUnreachableError(this.opts.baseUrl, err);
+    }
+    if (!res.ok) {
+      const text = await res.text();
+      let parsed: unknown = text === '' ? null : text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {} // not our error format (a proxy's page): shown as text
+      throw new AdminApiError(res.status, parsed);
+    }
+    return res;
+  }
+
+  async call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    const text = await (await this.fetch(method, path, body)).text();
+    return (text === '' ? null : JSON.parse(text)) as T;
   }
 }

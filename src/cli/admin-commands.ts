@@ -1,15 +1,11 @@
 import { AdminClient, adminClientOptionsFromEnv } from './admin-client.ts';
+import { COMMANDS, commandHelp, didYouMean, suggestCommand } from './help.ts';
+import { type Flags, type ListIo, processList, supplierWatch, UsageError } from './operator-lists.ts';
 import { renderRecord, renderTable } from './table.ts';
 
-export interface CommandIo {
-  out: (s: string) => void;
-  json: boolean;
+export interface CommandIo extends ListIo {
   env?: Record<string, string | undefined>;
 }
-
-type Flags = Record<string, string | boolean | undefined>;
-
-class UsageError extends Error {}
 
 const need = (v: string | undefined, what: string) => {
   if (!v) throw new UsageError(`missing ${what}`);
@@ -67,8 +63,14 @@ export async function runAdminCommand(
   flags: Flags,
   io: CommandIo,
 ): Promise<number> {
-  const client = new AdminClient(adminClientOptionsFromEnv(io.env));
   const [action, ...rest] = args;
+  if (!COMMANDS.some((c) => c.name === `${group} ${action ?? ''}`)) {
+    const hint = didYouMean(suggestCommand([group, action ?? '']));
+    const help = action === undefined ? `\n${commandHelp([group])}` : '';
+    process.stderr.write(`ferry: unknown command: ${`${group} ${action ?? ''}`.trim()}\n${hint}${help}`);
+    return 2;
+  }
+  const client = new AdminClient(adminClientOptionsFromEnv(io.env));
   const show = (value: unknown, human: () => string) =>
     io.out(io.json ? JSON.stringify(value, null, 2) : human());
   const enc = encodeURIComponent;
@@ -137,6 +139,10 @@ export async function runAdminCommand(
         show({ id, revoked: true }, () => `Revoked API key ${id}.`);
         return 0;
       }
+      case 'supplier watch':
+        return await supplierWatch(client, rest[0], flags, io);
+      case 'process list':
+        return await processList(client, flags, io);
       case 'process show':
       case 'process cancel':
       case 'process retry': {

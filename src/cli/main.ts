@@ -5,8 +5,9 @@ import { migrate } from '../infra/db/migrate.ts';
 import { openDb } from '../infra/db/open-db.ts';
 import { openPgliteDb } from '../infra/db/pglite-db.ts';
 import { dumpSchema } from '../infra/db/schema-dump.ts';
-import { AdminApiError } from './admin-client.ts';
+import { AdminApiError, ServiceUnreachableError } from './admin-client.ts';
 import { runAdminCommand } from './admin-commands.ts';
+import { commandHelp, didYouMean, suggestCommand, suggestOption } from './help.ts';
 import { runPushCommand } from './push/push-command.ts';
 
 const USAGE = `Usage: ferry <command>
@@ -25,12 +26,16 @@ Operator (FERRY_URL, FERRY_OPERATOR_API_KEY; add --json for JSON output):
   supplier create <code> [--status S] [--document-root R] [--send-welcome-emails true|false] [--dry-run-only true|false]
   supplier list | show <code> | set-status <code> <Ongoing|Paused|Complete>
   supplier set <code> [--document-root R] [--send-welcome-emails true|false] [--dry-run-only true|false]
+  supplier watch [<code>] [--interval SECONDS] [--iterations N]
   apikey create <name> --suppliers <code,code|*> | list | revoke <id>
+  process list [--supplier S] [--status STATUS] [--error-code C] [--csv|--json]
   process show|cancel|retry <supplier> <external-account-number>
 
 Supplier (one request body a line; \`ferry push --help\` for the report and exit codes):
   push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>] [--concurrency N] [--dry-run] [--validate-only]
   push notes|transactions|statements|payment-instructions <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
+
+ferry <command> --help describes one command.
 `;
 
 async function withDb<T>(fn: (db: Awaited<ReturnType<typeof openDb>>) => Promise<T>): Promise<T> {
@@ -84,41 +89,61 @@ async function dbCommand(
       return 0;
     }
     default:
-      process.stderr.write(USAGE);
+      process.stderr.write(`${didYouMean(suggestCommand(['db', action ?? '']))}${USAGE}`);
       return 2;
   }
 }
 
+const OPTIONS = {
+  json: { type: 'boolean' },
+  'no-worker': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  out: { type: 'string' },
+  file: { type: 'string' },
+  status: { type: 'string' },
+  'document-root': { type: 'string' },
+  'send-welcome-emails': { type: 'string' },
+  'dry-run-only': { type: 'string' },
+  suppliers: { type: 'string' },
+  port: { type: 'string' },
+  supplier: { type: 'string' },
+  'error-code': { type: 'string' },
+  csv: { type: 'boolean' },
+  interval: { type: 'string' },
+  iterations: { type: 'string' },
+} as const;
+
+/** stdout as `process list` streams it: waits when the pipe is full, so memory stays flat. */
+const writeStdout = (chunk: string) =>
+  new Promise<void>((resolve, reject) =>
+    process.stdout.write(chunk, (err) => (err ? reject(err) : resolve())),
+  );
+
 export async function main(argv: string[]): Promise<number> {
   // push has options of its own (PRODUCT.md §9), parsed by its command.
   if (argv[0] === 'push') return runPushCommand(argv.slice(1));
-  let parsed: ReturnType<typeof parseArgs>;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
+  >;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: 'boolean' },
-        'no-worker': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        out: { type: 'string' },
-        file: { type: 'string' },
-        status: { type: 'string' },
-        'document-root': { type: 'string' },
-        'send-welcome-emails': { type: 'string' },
-        'dry-run-only': { type: 'string' },
-        suppliers: { type: 'string' },
-        port: { type: 'string' },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
   } catch (err) {
-    process.stderr.write(`ferry: ${(err as Error).message}\n\n${USAGE}`);
+    const unknown = /Unknown option '([^']+)'/.exec((err as Error).message)?.[1];
+    const hint = unknown ? didYouMean(suggestOption(unknown, Object.keys(OPTIONS)), '--') : '';
+    const message = unknown ? `unknown option ${unknown}` : (err as Error).message;
+    process.stderr.write(`ferry: ${message}\n${hint}\n${USAGE}`);
     return 2;
   }
   const positionals = parsed.positionals;
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const [command, ...rest] = positionals;
+  if (values.help && command) {
+    const help = commandHelp(positionals);
+    if (help) {
+      process.stdout.write(help);
+      return 0;
+    }
+  }
   if (values.help || !command) {
     process.stdout.write(USAGE);
     return command || values.help ? 0 : 2;
@@ -144,20 +169,28 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'supplier':
       case 'apikey':
-      case 'process':
+      case 'process': {
+        // Ctrl-C ends `supplier watch` cleanly (exit 0); other commands are short.
+        const stop = new AbortController();
+        if (command === 'supplier' && rest[0] === 'watch') process.once('SIGINT', () => stop.abort());
         return await runAdminCommand(command, rest, values, {
           out: (s) => process.stdout.write(`${s}\n`),
+          write: writeStdout,
           json: Boolean(values.json),
+          tty: process.stdout.isTTY === true,
+          signal: stop.signal,
         });
+      }
     }
-    process.stderr.write(`ferry: unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+    const hint = didYouMean(suggestCommand(positionals));
+    process.stderr.write(`ferry: unknown command "${positionals.join(' ')}"\n${hint}\n${USAGE}`);
     return 2;
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`ferry: configuration error: ${err.message}\n`);
       return 1;
     }
-    if (err instanceof AdminApiError) {
+    if (err instanceof AdminApiError || err instanceof ServiceUnreachableError) {
       process.stderr.write(`ferry: ${err.message}\n`);
       return 1;
     }

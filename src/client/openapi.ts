@@ -55,6 +55,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/import-processes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Processes by supplier, status and latest error code, one keyset page at a time */
+        get: operations["adminListImportProcesses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/import-processes/{supplier}/{external}/": {
         parameters: {
             query?: never;
@@ -106,6 +123,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/import-processes/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel every process a filter matches (where the state table allows it) */
+        post: operations["adminCancelImportProcessesByFilter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/import-processes/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same list as one streamed CSV or NDJSON export */
+        get: operations["adminExportImportProcesses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/import-processes/retry/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retry every ERRORED process a filter matches */
+        post: operations["adminRetryImportProcessesByFilter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/import-suppliers/": {
         parameters: {
             query?: never;
@@ -140,6 +208,23 @@ export interface paths {
         head?: never;
         /** Change status, document root or configuration */
         patch: operations["adminUpdateImportSupplier"];
+        trace?: never;
+    };
+    "/admin/v1/import-suppliers/{code}/progress/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A supplier's accounts created per minute, for charts */
+        get: operations["adminGetImportSupplierProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/data-import/account-import-process/create-or-update/": {
@@ -2597,6 +2682,71 @@ export interface operations {
             };
         };
     };
+    adminListImportProcesses: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description The code of the process's latest error. */
+                error_code?: string;
+                /** @description Processes per page, 1 to 1000 (default 100). */
+                limit?: string;
+                /** @description The process state. */
+                status?: "STAGED" | "PENDING" | "IN_PROGRESS" | "PROCESSED" | "CANCELLED" | "DRY_RUN_SUCCEEDED" | "ERRORED" | "DRY_RUN_ERRORED";
+                /** @description Import supplier code. */
+                supplier?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        results: ({
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            external_account_number: string;
+                            import_supplier: string;
+                            is_dry_run: boolean;
+                            latest_error: ({
+                                code: string;
+                                detail: string;
+                                domain?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** Format: date-time */
+                            modified_at: string;
+                            service_account_number: string | null;
+                            /** @enum {string} */
+                            status: "STAGED" | "PENDING" | "IN_PROGRESS" | "PROCESSED" | "CANCELLED" | "DRY_RUN_SUCCEEDED" | "ERRORED" | "DRY_RUN_ERRORED";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     adminGetImportProcess: {
         parameters: {
             query?: never;
@@ -2756,6 +2906,161 @@ export interface operations {
             };
             /** @description Not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCancelImportProcessesByFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Which processes: every part given must hold; at least one part is required. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The code of the process's latest error. */
+                    error_code?: string;
+                    /**
+                     * @description The process state.
+                     * @enum {string}
+                     */
+                    status?: "STAGED" | "PENDING" | "IN_PROGRESS" | "PROCESSED" | "CANCELLED" | "DRY_RUN_SUCCEEDED" | "ERRORED" | "DRY_RUN_ERRORED";
+                    /** @description Import supplier code. */
+                    supplier?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "cancel" | "retry";
+                        /** @description Processes cancelled or retried. */
+                        changed: number;
+                        /** @description Processes the filter matched. */
+                        matched: number;
+                        /** @description Pages walked, one transaction each. */
+                        pages: number;
+                        /** @description Processes in a state the action is not allowed from. */
+                        skipped: number;
+                        skipped_by_status: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminExportImportProcesses: {
+        parameters: {
+            query?: {
+                /** @description The code of the process's latest error. */
+                error_code?: string;
+                /** @description csv or ndjson (default). */
+                format?: "csv" | "ndjson";
+                /** @description The process state. */
+                status?: "STAGED" | "PENDING" | "IN_PROGRESS" | "PROCESSED" | "CANCELLED" | "DRY_RUN_SUCCEEDED" | "ERRORED" | "DRY_RUN_ERRORED";
+                /** @description Import supplier code. */
+                supplier?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV with a header line, or NDJSON: one process (as in the list) a line. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRetryImportProcessesByFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Which processes: every part given must hold; at least one part is required. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The code of the process's latest error. */
+                    error_code?: string;
+                    /**
+                     * @description The process state.
+                     * @enum {string}
+                     */
+                    status?: "STAGED" | "PENDING" | "IN_PROGRESS" | "PROCESSED" | "CANCELLED" | "DRY_RUN_SUCCEEDED" | "ERRORED" | "DRY_RUN_ERRORED";
+                    /** @description Import supplier code. */
+                    supplier?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "cancel" | "retry";
+                        /** @description Processes cancelled or retried. */
+                        changed: number;
+                        /** @description Processes the filter matched. */
+                        matched: number;
+                        /** @description Pages walked, one transaction each. */
+                        pages: number;
+                        /** @description Processes in a state the action is not allowed from. */
+                        skipped: number;
+                        skipped_by_status: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2965,6 +3270,63 @@ export interface operations {
                         status: "Ongoing" | "Paused" | "Complete";
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetImportSupplierProgress: {
+        parameters: {
+            query?: {
+                /** @description How many minutes back, 1 to 1440 (default 60). */
+                minutes?: string;
+            };
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Accounts created in the whole series. */
+                        created: number;
+                        import_supplier: string;
+                        per_minute: {
+                            created: number;
+                            /** Format: date-time */
+                            minute: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description The first minute of the series.
+                         */
+                        since: string;
                     };
                 };
             };

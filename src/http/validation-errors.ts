@@ -78,8 +78,11 @@ export function ajvErrorToItem(error: ErrorObject, value: unknown): ErrorItem {
     case 'type':
       return typeItem(attr, value, (error.params as { type: string | string[] }).type);
     case 'enum':
-    case 'const':
-      return item(attr, 'invalid_choice', `${quote(value)} is not a valid choice.`);
+    case 'const': {
+      const { allowedValues } = error.params as { allowedValues?: unknown[] };
+      const allowed = allowedValues ? ` Allowed: ${allowedValues.join(', ')}.` : '';
+      return item(attr, 'invalid_choice', `${quote(value)} is not a valid choice.${allowed}`);
+    }
     case 'minLength':
       return limit === 1
         ? item(attr, 'blank', 'This field may not be blank.')

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { runAdminCommand } from '../../src/cli/admin-commands.ts';
 import { stageProcess } from '../helpers/processes.ts';
-import { createTestApp, OPERATOR_KEY, type TestApp } from '../helpers/test-app.ts';
+import { listeningTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /** Every operator CLI command against the real API on a socket. */
 describe('ferry operator CLI', () => {
   let t: TestApp;
   let env: Record<string, string>;
   before(async () => {
-    t = await createTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as AddressInfo;
-    env = { FERRY_URL: `http://127.0.0.1:${port}`, FERRY_OPERATOR_API_KEY: OPERATOR_KEY };
+    ({ t, env } = await listeningTestApp());
   });
   after(() => t.close());
 

@@ -13,23 +13,34 @@ import { startWorker } from '../../src/account-import/queue/worker.ts';
 import { CLIENT_TYPES_PATH, clientTypes } from '../../src/client/generate.ts';
 import { startVendorSimulator, type VendorSimulator } from '../../src/infra/vendors/vendor-simulator.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
-import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
+import { stageProcess } from '../helpers/processes.ts';
+import { admin, createTestApp, OPERATOR_KEY, type TestApp, tokenFor } from '../helpers/test-app.ts';
 
 const SUPPLIER = 'TYPED_ENERGY';
-const PROGRAM = new URL('./program/client-program.ts', import.meta.url);
+const PROGRAMS = ['client-program.ts', 'v1-program.ts', 'operator-program.ts'];
+const OPS_SUPPLIER = 'TYPED_OPS';
 
 describe('a client generated from /openapi.json', () => {
   let sim: VendorSimulator;
   let t: TestApp;
   let baseUrl: string;
   let apiKey: string;
+  let token: string;
   let dir: string;
+  /** Every operation the service answered, as `METHOD /path/{param}/` (the document's keys). */
+  const used = new Set<string>();
   let worker: { stop(): Promise<void> };
 
   before(async () => {
     sim = await startVendorSimulator();
     t = await createTestApp(sim.env);
-    ({ apiKey } = await tokenFor(t.app, [SUPPLIER]));
+    t.app.addHook('onResponse', async (request) => {
+      used.add(`${request.method} ${request.routeOptions.url?.replace(/:(\w+)/g, '{$1}')}`);
+    });
+    ({ apiKey, token } = await tokenFor(t.app, [SUPPLIER]));
+    await admin(t.app, 'POST', '/import-suppliers/', { code: OPS_SUPPLIER });
+    await stageProcess(t.db, OPS_SUPPLIER, 'ops-errored', 'ERRORED');
+    await stageProcess(t.db, OPS_SUPPLIER, 'ops-staged', 'STAGED');
     await admin(t.app, 'PATCH', `/import-suppliers/${SUPPLIER}/`, { document_root: 'typed' }, 200);
     await t.objectStore.put('typed/statements/june.pdf', Buffer.from('%PDF-1.7\n%typed client\n'));
     baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -55,7 +66,8 @@ describe('a client generated from /openapi.json', () => {
   });
 
   it('type-checks a supplier program under tsc --strict', () => {
-    copyFileSync(PROGRAM, join(dir, 'client-program.ts'));
+    for (const program of PROGRAMS)
+      copyFileSync(new URL(`./program/${program}`, import.meta.url), join(dir, program));
     symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(
@@ -72,7 +84,7 @@ describe('a client generated from /openapi.json', () => {
           types: ['node'],
           lib: ['ES2023', 'DOM'],
         },
-        files: ['client-program.ts'],
+        files: PROGRAMS,
       }),
     );
     const tsc = spawnSync(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', dir], {
@@ -106,5 +118,58 @@ describe('a client generated from /openapi.json', () => {
       'statements 201',
       'payment instruction 201',
     ]);
+  });
+
+  it('stages, processes and lists through the V1 endpoints', async () => {
+    const { runV1Program } = (await import(join(dir, 'v1-program.ts'))) as {
+      runV1Program(input: Record<string, unknown>): Promise<string[]>;
+    };
+    const steps = await runV1Program({
+      baseUrl,
+      token,
+      supplier: SUPPLIER,
+      account: accountFor(SUPPLIER, 2),
+      bulkAccount: accountFor(SUPPLIER, 3),
+    });
+    assert.deepEqual(steps.slice(0, 2), ['validate 200, stage 201', 'process 201, status COMPLETED']);
+    assert.match(steps[2], /^lists \d+ \d+ \d+$/);
+    assert.equal(steps[3], 'bulk 201');
+  });
+
+  it('runs an operator program through every admin operation', async () => {
+    const { runOperatorProgram } = (await import(join(dir, 'operator-program.ts'))) as {
+      runOperatorProgram(input: Record<string, unknown>): Promise<string[]>;
+    };
+    const steps = await runOperatorProgram({
+      baseUrl,
+      operatorKey: OPERATOR_KEY,
+      supplier: OPS_SUPPLIER,
+      errored: 'ops-errored',
+      staged: 'ops-staged',
+    });
+    assert.deepEqual(steps, [
+      'suppliers Ongoing true',
+      'keys true 204',
+      'list 1 meter_point_on_another_account null',
+      'export 3 lines',
+      'process ERRORED PENDING CANCELLED',
+      'bulk retry cancel',
+      'progress 5 minutes',
+      'outbox 200',
+    ]);
+  });
+
+  it('has used every operation of the document through the generated client', async () => {
+    const document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operations = Object.entries(document.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    assert.deepEqual(
+      operations.filter((o) => !used.has(o)),
+      [],
+      'call each operation from a program in test/client/program/',
+    );
   });
 });

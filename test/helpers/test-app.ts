@@ -64,6 +64,13 @@ export async function createTestApp(
   };
 }
 
+/** The app on a real socket, and the environment that points `ferry` (FERRY_URL, key) at it. */
+export async function listeningTestApp(): Promise<{ t: TestApp; env: Record<string, string> }> {
+  const t = await createTestApp();
+  const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return { t, env: { FERRY_URL: url, FERRY_OPERATOR_API_KEY: OPERATOR_KEY } };
+}
+
 export const adminHeaders = { authorization: `Bearer ${OPERATOR_KEY}` };
 
 /** Calls the admin API and returns the parsed body, failing loudly on an unexpected status. */

@@ -1,0 +1,93 @@
+/**
+ * An operator's program written against the client generated from Ferry's /openapi.json: it
+ * calls every admin operation (suppliers, API keys, processes one at a time and by filter,
+ * exports, progress). Like client-program.ts it is type-checked with `tsc --strict` beside
+ * freshly generated types and run against the service; it uses only those types and openapi-fetch.
+ */
+import createClient from 'openapi-fetch';
+import type { paths } from './openapi.ts';
+
+export interface OperatorInput {
+  baseUrl: string;
+  operatorKey: string;
+  /** A supplier with an ERRORED process `errored` and a STAGED process `staged` (no worker takes it). */
+  supplier: string;
+  errored: string;
+  staged: string;
+}
+
+const fail = (step: string, error: unknown): never => {
+  throw new Error(`${step}: ${JSON.stringify(error)}`);
+};
+
+export async function runOperatorProgram(input: OperatorInput): Promise<string[]> {
+  const steps: string[] = [];
+  const ferry = createClient<paths>({
+    baseUrl: input.baseUrl,
+    headers: { authorization: `Bearer ${input.operatorKey}` },
+  });
+  const code = `${input.supplier}_OPS`;
+
+  const created = await ferry.POST('/admin/v1/import-suppliers/', { body: { code, status: 'Paused' } });
+  if (created.error) fail('create supplier', created.error);
+  const updated = await ferry.PATCH('/admin/v1/import-suppliers/{code}/', {
+    params: { path: { code } },
+    body: { status: 'Ongoing', config: { dry_run_only: true } },
+  });
+  if (updated.error) fail('update supplier', updated.error);
+  const one = await ferry.GET('/admin/v1/import-suppliers/{code}/', { params: { path: { code } } });
+  const all = await ferry.GET('/admin/v1/import-suppliers/');
+  steps.push(`suppliers ${one.data?.status} ${all.data?.some((s) => s.code === code)}`);
+
+  const key = await ferry.POST('/admin/v1/api-keys/', { body: { name: 'ops', import_suppliers: [code] } });
+  if (!key.data) return fail('create key', key.error);
+  const keys = await ferry.GET('/admin/v1/api-keys/');
+  const revoked = await ferry.DELETE('/admin/v1/api-keys/{id}/', { params: { path: { id: key.data.id } } });
+  steps.push(`keys ${keys.data?.some((k) => k.id === key.data?.id)} ${revoked.response.status}`);
+
+  const page = await ferry.GET('/admin/v1/import-processes/', {
+    params: { query: { supplier: input.supplier, status: 'ERRORED', limit: '10' } },
+  });
+  if (!page.data) return fail('list', page.error);
+  const firstError = page.data.results[0]?.latest_error?.code;
+  steps.push(`list ${page.data.results.length} ${firstError} ${page.data.next_cursor}`);
+
+  const exported = await ferry.GET('/admin/v1/import-processes/export/', {
+    params: { query: { supplier: input.supplier, format: 'csv' } },
+    parseAs: 'text',
+  });
+  if (exported.error) fail('export', exported.error);
+  steps.push(`export ${String(exported.data).trimEnd().split('\r\n').length} lines`);
+
+  const process = (external: string) => ({ params: { path: { supplier: input.supplier, external } } });
+  const detail = await ferry.GET('/admin/v1/import-processes/{supplier}/{external}/', process(input.errored));
+  const retried = await ferry.POST(
+    '/admin/v1/import-processes/{supplier}/{external}/retry/',
+    process(input.errored),
+  );
+  const cancelled = await ferry.POST(
+    '/admin/v1/import-processes/{supplier}/{external}/cancel/',
+    process(input.staged),
+  );
+  steps.push(`process ${detail.data?.status} ${retried.data?.status} ${cancelled.data?.status}`);
+
+  const bulkRetry = await ferry.POST('/admin/v1/import-processes/retry/', {
+    body: { supplier: input.supplier, status: 'ERRORED' },
+  });
+  const bulkCancel = await ferry.POST('/admin/v1/import-processes/cancel/', {
+    body: { supplier: input.supplier, status: 'PENDING' },
+  });
+  if (!bulkRetry.data || !bulkCancel.data) return fail('bulk', bulkRetry.error ?? bulkCancel.error);
+  // A worker runs beside this program: which processes the filters still match depends on it.
+  steps.push(`bulk ${bulkRetry.data.action} ${bulkCancel.data.action}`);
+
+  const progress = await ferry.GET('/admin/v1/import-suppliers/{code}/progress/', {
+    params: { path: { code: input.supplier }, query: { minutes: '5' } },
+  });
+  if (!progress.data) return fail('progress', progress.error);
+  steps.push(`progress ${progress.data.per_minute.length} minutes`);
+
+  const outbox = await ferry.GET('/admin/v1/email-outbox/');
+  steps.push(`outbox ${outbox.response.status}`);
+  return steps;
+}
