@@ -102,7 +102,10 @@ describe('mail sender processes killed mid-batch', () => {
     for (const c of [victim, steady]) c?.kill('SIGTERM');
     await Promise.all([victim, steady].map((c) => c && exited(c)));
 
-    assert.deepEqual(kills, KILL_AT);
+    // With a second sender beside it (PostgreSQL), the victim may run out of rows before its
+    // second kill: the first one must have happened.
+    if (steady) assert.deepEqual(kills, KILL_AT.slice(0, Math.max(1, kills.length)));
+    else assert.deepEqual(kills, KILL_AT);
     const counts = smtp.countsByMessageId();
     assert.equal(smtp.received.length, MAILS, `received ${smtp.received.length} of ${MAILS}`);
     assert.equal(counts.size, MAILS);
