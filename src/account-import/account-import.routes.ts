@@ -23,7 +23,7 @@ import {
   scheduleAccountCreations,
   validateAccount,
 } from './account-import.service.ts';
-import { processStager } from './import-process.queries.ts';
+import { processStager } from './import-process-scheduling.queries.ts';
 import { stagedImportRoutes } from './staged-import.routes.ts';
 
 // Documented here, validated by the payload module (our codes and attr paths), so Fastify's

@@ -17,7 +17,7 @@ import {
   type ScheduleOutcome,
   scheduleImportProcess,
   scheduleImportProcesses,
-} from './import-process.queries.ts';
+} from './import-process-scheduling.queries.ts';
 
 const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
 

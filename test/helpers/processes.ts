@@ -1,4 +1,5 @@
-import { recordTransition, scheduleImportProcess } from '../../src/account-import/import-process.queries.ts';
+import { recordTransition } from '../../src/account-import/import-process.queries.ts';
+import { scheduleImportProcess } from '../../src/account-import/import-process-scheduling.queries.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
 import type {
   ImportProcessStatus,
