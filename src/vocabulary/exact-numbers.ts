@@ -107,6 +107,13 @@ function impreciseTokens(text: string): { start: number; end: number }[] {
 export type ParsedBody = { value: unknown } | { rootNumber: string };
 
 /**
+ * Levels of nesting the number walk descends. Bodies nested deeper are refused for their depth
+ * (json-body.ts, 64 levels) before anything reads their numbers; the walk must not overflow the
+ * stack on them first.
+ */
+const MAX_WALK_DEPTH = 100;
+
+/**
  * Parses JSON text already known to be valid, keeping the text of every number a double cannot
  * keep. A whole body that is such a number is returned as `rootNumber` (no object to hold it).
  */
@@ -131,8 +138,8 @@ export function parseKeepingNumbers(text: string, parsed: unknown): ParsedBody {
     return text.slice(start, end);
   };
   if (typeof value === 'string') return { rootNumber: tokenText(value) };
-  const restore = (node: unknown): boolean => {
-    if (typeof node !== 'object' || node === null) return false;
+  const restore = (node: unknown, depth: number): boolean => {
+    if (typeof node !== 'object' || node === null || depth > MAX_WALK_DEPTH) return false;
     let holds = false;
     for (const [key, child] of Object.entries(node)) {
       if (typeof child === 'string' && child.startsWith(marker)) {
@@ -142,12 +149,12 @@ export function parseKeepingNumbers(text: string, parsed: unknown): ParsedBody {
         members.set(key, { text: withoutExponent(sent), taken: false });
         exactNumbers.set(node, members);
         holds = true;
-      } else if (restore(child)) holds = true;
+      } else if (restore(child, depth + 1)) holds = true;
     }
     if (holds) holdsExactNumbers.add(node);
     return holds;
   };
-  restore(value);
+  restore(value, 1);
   return { value };
 }
 

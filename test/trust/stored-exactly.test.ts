@@ -135,6 +135,18 @@ describe('what validation accepts, storage keeps exactly', () => {
     assertTenPlacesStored(await stored(account, true));
   });
 
+  it('refuses a body nested 10,000 deep beside a number JSON cannot keep for its depth (it answered 500)', async () => {
+    const text = `{" ":${'['.repeat(10_000)}${']'.repeat(10_000)},"!":9223372036854775808}`;
+    for (const url of ['/v2/data-import/accounts/', '/v1/data-import/notes/create/']) {
+      const res = await postText(url, text);
+      assert.equal(res.statusCode, 400, res.body);
+      assert.ok(
+        errorsOf(res).some((e) => e.endsWith(': max_depth')),
+        res.body,
+      );
+    }
+  });
+
   it('reads a JSON number as written: 0.30000000000000004 has 17 decimal places, and nothing is scheduled', async () => {
     const account = next();
     account.transfer_balance = 0.30000000000000004;

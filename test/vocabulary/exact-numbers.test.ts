@@ -100,6 +100,16 @@ describe('exact numbers', () => {
     );
   });
 
+  it('does not overflow the stack on a body nested 10,000 deep (refused later for its depth)', () => {
+    const text = `{"deep":${'['.repeat(10_000)}${']'.repeat(10_000)},"n":9223372036854775808}`;
+    const parsed = parse(text);
+    assert.ok('value' in parsed);
+    assert.deepEqual(
+      leftoverNumbers(parsed.value).map((l) => l.path.join('.')),
+      ['n'],
+    );
+  });
+
   it('cannot be fooled by a string that looks like its marker', () => {
     const text = '{"s":"\\u0000ferry-number-x:0","n":9007199254740993}';
     const parsed = parse(text);
