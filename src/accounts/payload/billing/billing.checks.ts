@@ -1,6 +1,8 @@
 /** Rules on billing set-up: billing options and the smart read day; statements, debts and deposits. */
+
 import type { AccountFacts } from '../account-facts.ts';
 import { type CheckContext, cleanItems, count, isFilled } from '../validation/check-context.ts';
+import { findRepeatedIndexes } from '../validation/duplicates.ts';
 import { isDayOfEveryMonth } from '../validation/industry-identifiers.ts';
 
 export function checkBillingOptions(ctx: CheckContext, facts: AccountFacts): void {
@@ -53,9 +55,20 @@ export function checkBillingOptions(ctx: CheckContext, facts: AccountFacts): voi
   }
 }
 
-/** Statements need their PDF and a real bill period; a debt with an agency names it; one deposit at most. */
+/**
+ * Statements need their PDF, a real bill period and their own statement_id (the account stores
+ * one statement per id); a debt with an agency names it; one deposit at most.
+ */
 export function checkBillingRecords(ctx: CheckContext, { payload }: AccountFacts): void {
-  for (const { value, path } of cleanItems(ctx, payload.statements, 'statements')) {
+  const statements = cleanItems(ctx, payload.statements, 'statements');
+  for (const index of findRepeatedIndexes(statements, (s) => s.value.statement_id)) {
+    ctx.report(
+      `${statements[index].path}.statement_id`,
+      'children_with_duplicate_values',
+      'Another statement of this account has this statement_id.',
+    );
+  }
+  for (const { value, path } of statements) {
     if (!isFilled(value.statement_path)) {
       ctx.report(
         `${path}.statement_path`,

@@ -71,6 +71,13 @@ describe('statements, debts, deposits', () => {
       code: 'start_date_later_than_end_date',
     },
     {
+      // The account keeps one statement per id: a repeat answered 201, then ERRORED in the worker.
+      rejects: 'two statements with one statement_id',
+      changes: { 'statements.1.statement_id': '54321' },
+      attr: 'statements.1.statement_id',
+      code: 'children_with_duplicate_values',
+    },
+    {
       rejects: 'a debt placed with an agency without naming it',
       changes: { 'debts.0.agency_name': '' },
       attr: 'debts.0.agency_name',
