@@ -34,11 +34,13 @@ async function msUntilRefused(app: FastifyInstance, headers: Record<string, stri
  * takes effect within that.
  */
 describe('cached keys and suppliers have a maximum age', () => {
+  // Long enough that a loaded CI machine still sees the cached answer right after the change.
+  const MAX_AGE_MS = 1_500;
   let tdb: TestDb;
   let app: FastifyInstance;
   before(async () => {
     tdb = await createTestDb();
-    ({ app } = await buildTestAppOn(tdb.db, { CACHE_MAX_AGE_MS: '300' }));
+    ({ app } = await buildTestAppOn(tdb.db, { CACHE_MAX_AGE_MS: String(MAX_AGE_MS) }));
     await admin(app, 'POST', '/import-suppliers/', { code: 'ACME' });
   });
   after(async () => {
@@ -48,12 +50,16 @@ describe('cached keys and suppliers have a maximum age', () => {
 
   it('a key revoked without a notification is refused once its cache entry is CACHE_MAX_AGE_MS old', async () => {
     const { keyId, headers } = await tokenFor(app, ['ACME'], []);
+    const cachedAt = Date.now();
     assert.equal((await pendingList(app, headers)).statusCode, 200);
     // A revoke that notifies nobody: only the maximum age can catch it.
     await tdb.db.query(sql('', 'UPDATE api_keys SET revoked_at = now() WHERE id = $1'), [keyId]);
-    assert.equal((await pendingList(app, headers)).statusCode, 200, 'cached for now');
-    const took = await msUntilRefused(app, headers, 3_000);
-    assert.ok(took <= 1_000, `refused after ${took} ms`);
+    const stillCached = (await pendingList(app, headers)).statusCode;
+    // Only meaningful while the entry is surely younger than its maximum age (CI may be slow).
+    if (Date.now() - cachedAt < MAX_AGE_MS / 2) assert.equal(stillCached, 200, 'cached for now');
+    await msUntilRefused(app, headers, 5_000);
+    const age = Date.now() - cachedAt;
+    assert.ok(age <= MAX_AGE_MS + 1_000, `refused ${age} ms after the key was cached`);
   });
 
   it('a supplier paused without a notification refuses new accounts once its entry is that old', async () => {
