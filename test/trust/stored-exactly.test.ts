@@ -119,9 +119,15 @@ describe('what validation accepts, storage keeps exactly', () => {
     account.ledgers[0].last_statement_balance = 20.25;
     account.ledgers[0].historical_statement_transactions[0].amount = 10.25;
     account.ledgers[0].current_statement_transactions[0].amount = 10.25;
-    const s = await stored(account);
+    // Written as the real examples write it: `30.0`, a token JSON.stringify never produces.
+    const text = JSON.stringify(account).replace('"transfer_balance":30,', '"transfer_balance":30.0,');
+    assert.match(text, /"transfer_balance":30\.0,/);
+    const res = await postText('/v2/data-import/accounts/', text);
+    assert.equal(res.statusCode, 201, res.body);
+    const s = await stored(account, true);
     assert.deepEqual(s.ledger, { ledger_balance: '30', last_statement_balance: '20.25' });
     assert.equal(s.payload.transfer_balance, '30');
+    assert.equal(s.account.balance, '30');
   });
 
   it('keeps every digit of decimals sent as JSON numbers, twenty significant digits included', async () => {
