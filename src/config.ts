@@ -29,6 +29,8 @@ export interface FerryConfig {
   /** How often the LISTEN connection proves it is alive (and how long it may take to). */
   listenHeartbeatMs: number;
   logLevel: string;
+  /** `ferry worker` serves its own /metrics (batch latency, process) on this port; null: none. */
+  metricsPort: number | null;
 }
 
 export class ConfigError extends Error {
@@ -139,5 +141,6 @@ export function loadConfig(env: Env = process.env): FerryConfig {
     cacheMaxAgeMs: int(env, 'CACHE_MAX_AGE_MS', 30_000, 0, 30_000),
     listenHeartbeatMs: int(env, 'LISTEN_HEARTBEAT_MS', 5_000, 100, 30_000),
     logLevel,
+    metricsPort: str(env, 'METRICS_PORT') === null ? null : int(env, 'METRICS_PORT', 0, 1, 65535),
   };
 }

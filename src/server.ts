@@ -1,3 +1,4 @@
+import { Registry } from 'prom-client';
 import { startWorker } from './account-import/queue/worker.ts';
 import { prepareAccountPayloadValidation } from './accounts/payload/validate-account-payload.ts';
 import { startMailSenderFromConfig } from './accounts/welcome-emails/start-mail-sender.ts';
@@ -6,6 +7,7 @@ import { resolveOperatorKey } from './auth/operator-key.ts';
 import type { FerryConfig } from './config.ts';
 import { migrate } from './infra/db/migrate.ts';
 import { openDb } from './infra/db/open-db.ts';
+import { loggerOptions } from './infra/logging.ts';
 import { openObjectStore } from './infra/storage/open-object-store.ts';
 import { createPaymentVendors } from './infra/vendors/vendor-registry.ts';
 
@@ -18,20 +20,25 @@ import { createPaymentVendors } from './infra/vendors/vendor-registry.ts';
 export async function runServer(config: FerryConfig, opts: { withWorker: boolean }): Promise<void> {
   const db = await openDb(config);
   await migrate(db);
-  const operatorKey = resolveOperatorKey(config.operatorApiKey, config.dataDir, (key, file) => {
+  // The key stays in its file (readable by its owner only): a console is often a log collector.
+  const operatorKey = resolveOperatorKey(config.operatorApiKey, config.dataDir, (file) => {
     process.stdout.write(
-      `\nFerry generated an operator API key (saved in ${file}; shown only this once):\n\n  ${key}\n\n`,
+      `\nFerry generated an operator API key and saved it in ${file} (readable only by you).\n` +
+        'Use the key in that file to sign in to /admin/ and the dashboard; set OPERATOR_API_KEY to use your own.\n\n',
     );
   });
   // Compile the account schema now (about 0.5 s) rather than on the first request.
   prepareAccountPayloadValidation();
   const objectStore = openObjectStore(config);
+  // One registry: the in-process worker's batch histogram shows on the API's /metrics.
+  const metrics = new Registry();
   const app = await buildApp(config, {
     db,
     objectStore,
     paymentVendors: createPaymentVendors(config),
     operatorKey,
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel),
+    metrics,
   });
   // Listen first: a process that cannot serve must not go on working (a worker left running
   // would keep it alive, holding the database, after the listen failed).
@@ -48,7 +55,7 @@ export async function runServer(config: FerryConfig, opts: { withWorker: boolean
     }
     throw err;
   }
-  const worker = opts.withWorker ? startWorker(config, { db, logger: app.log }) : null;
+  const worker = opts.withWorker ? startWorker(config, { db, logger: app.log, metrics }) : null;
   // The outbox is delivered by the worker side: with --no-worker, a `ferry worker` sends it.
   const mailSender = opts.withWorker ? startMailSenderFromConfig(config, { db, logger: app.log }) : null;
 

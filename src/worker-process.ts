@@ -1,22 +1,33 @@
 import pino from 'pino';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { startWorker } from './account-import/queue/worker.ts';
 import { startMailSenderFromConfig } from './accounts/welcome-emails/start-mail-sender.ts';
 import type { FerryConfig } from './config.ts';
+import { serveMetrics } from './http/metrics.ts';
 import { migrate } from './infra/db/migrate.ts';
 import { openDb } from './infra/db/open-db.ts';
+import { loggerOptions } from './infra/logging.ts';
 
 /**
  * `ferry worker`: one account-creation worker without the API, and the outbox's mail sender when
- * SMTP_URL is set; SIGTERM/SIGINT stop them cleanly.
+ * SMTP_URL is set; SIGTERM/SIGINT stop them cleanly. With METRICS_PORT it serves its own /metrics
+ * (the batch latency and process metrics; the migration's counts are the API's, decision 0044).
  */
 export async function runWorkerProcess(config: FerryConfig): Promise<void> {
-  const logger = pino({ level: config.logLevel });
+  const logger = pino(loggerOptions(config.logLevel));
   const db = await openDb(config);
   await migrate(db);
-  const worker = startWorker(config, { db, logger });
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
+  const metricsServer =
+    config.metricsPort === null
+      ? null
+      : await serveMetrics(metrics, { port: config.metricsPort, host: config.host });
+  const worker = startWorker(config, { db, logger, metrics });
   const mailSender = startMailSenderFromConfig(config, { db, logger });
   const stop = async () => {
     await Promise.all([worker.stop(), mailSender?.stop()]);
+    metricsServer?.close();
     await db.close();
     process.exit(0);
   };

@@ -24,6 +24,7 @@ import {
   validateAccount,
 } from './account-import.service.ts';
 import { processStager } from './import-process-scheduling.queries.ts';
+import { logProcessEvents } from './process-event-log.ts';
 import { stagedImportRoutes } from './staged-import.routes.ts';
 
 // Documented here, validated by the payload module (our codes and attr paths), so Fastify's
@@ -89,7 +90,14 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      await scheduleAccountCreation(db, suppliers, stage, request.body, config.serviceTimezone);
+      const scheduled = await scheduleAccountCreation(
+        db,
+        suppliers,
+        stage,
+        request.body,
+        config.serviceTimezone,
+      );
+      logProcessEvents(request.log, 'schedule', scheduled);
       return reply.code(201).send({});
     },
   );
@@ -141,12 +149,13 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
         }
       });
       const accepted = lines.flatMap((line, i) => (line.ok && answers[i] === null ? [i] : []));
-      const scheduled = await scheduleAccountCreations(
+      const { answers: scheduled, scheduled: events } = await scheduleAccountCreations(
         db,
         suppliers,
         accepted.map((i) => (lines[i] as { value: unknown }).value),
         config.serviceTimezone,
       );
+      logProcessEvents(request.log, 'schedule', events, { bulk: true });
       accepted.forEach((i, k) => {
         answers[i] = scheduled[k];
       });

@@ -18,6 +18,7 @@ import {
   scheduleImportProcess,
   scheduleImportProcesses,
 } from './import-process-scheduling.queries.ts';
+import type { EventProcess } from './process-event-log.ts';
 
 const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
 
@@ -147,17 +148,28 @@ function refusalOf(outcome: ScheduleOutcome): ApiError | RawBodyError | null {
   return null;
 }
 
-/** POST /v2/data-import/accounts/: validates again, then stages the account for a worker. */
+/** The process a scheduling outcome wrote a CREATED event for (a new or re-scheduled one), if any. */
+const scheduledOf = (input: ScheduleInput, outcome: ScheduleOutcome): EventProcess[] =>
+  outcome.kind === 'created' || outcome.kind === 'rescheduled'
+    ? [{ supplier: input.supplier, externalAccountNumber: input.externalAccountNumber }]
+    : [];
+
+/**
+ * POST /v2/data-import/accounts/: validates again, then stages the account for a worker;
+ * returns the process scheduled (none when an identical repeat changed nothing).
+ */
 export async function scheduleAccountCreation(
   db: Db,
   suppliers: SupplierCache,
   stage: InsertNewProcesses,
   body: unknown,
   timeZone: string,
-): Promise<void> {
+): Promise<EventProcess[]> {
   const input = await scheduleInputOf(suppliers, body, timeZone);
-  const refusal = refusalOf(await scheduleImportProcess(db, input, stage));
+  const outcome = await scheduleImportProcess(db, input, stage);
+  const refusal = refusalOf(outcome);
   if (refusal) throw refusal;
+  return scheduledOf(input, outcome);
 }
 
 /** One account's answer in a bulk request: what the create endpoint would have answered. */
@@ -178,14 +190,14 @@ export function lineAnswerOf(error: unknown): LineAnswer {
 /**
  * POST /v2/data-import/accounts/bulk/: each body checked as the create endpoint checks it, then
  * every accepted one staged together (scheduleImportProcesses: a few statements for all). One
- * answer per body, in order.
+ * answer per body, in order, and the processes scheduled.
  */
 export async function scheduleAccountCreations(
   db: Db,
   suppliers: SupplierCache,
   bodies: unknown[],
   timeZone: string,
-): Promise<LineAnswer[]> {
+): Promise<{ answers: LineAnswer[]; scheduled: EventProcess[] }> {
   const answers: LineAnswer[] = bodies.map(() => CREATED);
   const accepted: { line: number; input: ScheduleInput }[] = [];
   for (const [line, body] of bodies.entries()) {
@@ -199,9 +211,11 @@ export async function scheduleAccountCreations(
     db,
     accepted.map((a) => a.input),
   );
-  accepted.forEach(({ line }, k) => {
+  const scheduled: EventProcess[] = [];
+  accepted.forEach(({ line, input }, k) => {
     const refusal = refusalOf(outcomes[k]);
     if (refusal) answers[line] = lineAnswerOf(refusal);
+    else scheduled.push(...scheduledOf(input, outcomes[k]));
   });
-  return answers;
+  return { answers, scheduled };
 }

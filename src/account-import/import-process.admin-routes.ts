@@ -11,6 +11,7 @@ import {
   type OperatorActionOutcome,
   retryImportProcess,
 } from './import-process.queries.ts';
+import { logProcessEvents } from './process-event-log.ts';
 
 const Params = Type.Object({ supplier: Type.String(), external: Type.String() });
 
@@ -48,7 +49,11 @@ async function detailView(db: Db, supplier: string, external: string) {
   return out;
 }
 
-function check(result: { outcome: OperatorActionOutcome; status?: ImportProcessStatus }, action: string) {
+/** A single cancel or retry that did not happen, as the operator's 404 or 400 (the dashboard answers the same). */
+export function refuseUnlessDone(
+  result: { outcome: OperatorActionOutcome; status?: ImportProcessStatus },
+  action: 'cancelled' | 'retried',
+) {
   if (result.outcome === 'not_found')
     throw notFound('No import process exists for that supplier and external account number.');
   if (result.outcome === 'wrong_state') {
@@ -86,7 +91,8 @@ export const importProcessAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = a
     },
     async (request) => {
       const { supplier, external } = request.params;
-      check(await cancelImportProcess(db, supplier, external), 'cancelled');
+      refuseUnlessDone(await cancelImportProcess(db, supplier, external), 'cancelled');
+      logProcessEvents(request.log, 'cancel', [{ supplier, externalAccountNumber: external }]);
       return detailView(db, supplier, external);
     },
   );
@@ -103,7 +109,8 @@ export const importProcessAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = a
     },
     async (request) => {
       const { supplier, external } = request.params;
-      check(await retryImportProcess(db, supplier, external), 'retried');
+      refuseUnlessDone(await retryImportProcess(db, supplier, external), 'retried');
+      logProcessEvents(request.log, 'retry', [{ supplier, externalAccountNumber: external }]);
       return detailView(db, supplier, external);
     },
   );

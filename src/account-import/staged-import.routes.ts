@@ -10,6 +10,7 @@ import { checkedInService } from '../http/json-body.ts';
 import { AnyOf, authErrorResponses } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
+import { logProcessEvents } from './process-event-log.ts';
 import {
   ProcessRequestSchema,
   processStagedAccount,
@@ -74,6 +75,9 @@ export const stagedImportRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { created, ...staged } = await stageAccount(db, suppliers, request.body, config.serviceTimezone);
+      logProcessEvents(request.log, 'stage', [
+        { supplier: staged.import_supplier_code, externalAccountNumber: staged.external_account_number },
+      ]);
       return reply.code(created ? 201 : 200).send(staged);
     },
   );
@@ -96,7 +100,8 @@ export const stagedImportRoutes: FastifyPluginAsyncTypebox<{
       const { body } = request;
       if (!inFlight.take(body.import_supplier_code)) throw throttled(1);
       try {
-        return reply.code(201).send(await processStagedAccount(db, suppliers, body, config.serviceTimezone));
+        const deps = { db, suppliers, timeZone: config.serviceTimezone, log: request.log };
+        return reply.code(201).send(await processStagedAccount(deps, body));
       } finally {
         inFlight.release(body.import_supplier_code);
       }

@@ -22,6 +22,7 @@ import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { allows, IMPORT_PROCESS_TRANSITIONS } from '../vocabulary/import-process-states.ts';
 import { check, refuseUnlessOngoing, supplierNotFound } from './account-import.service.ts';
 import { findImportProcessStatus, type LatestEvent, recordTransition } from './import-process.queries.ts';
+import { type EventLog, logProcessEvents } from './process-event-log.ts';
 import {
   insertStagedProcess,
   lockImportProcess,
@@ -185,11 +186,10 @@ type Outcome =
  * the account in this request, under the process's row lock, exactly as a worker would.
  */
 export async function processStagedAccount(
-  db: Db,
-  suppliers: SupplierCache,
+  deps: { db: Db; suppliers: SupplierCache; timeZone: string; log: EventLog },
   request: ProcessRequest,
-  timeZone: string,
 ): Promise<ProcessedAccount> {
+  const { db, suppliers, timeZone } = deps;
   const { import_supplier_code: code, external_account_number: external } = request;
   if (request.operations_team_name !== undefined && !isRegistryCode(request.operations_team_name)) {
     throw validationFailed(
@@ -278,6 +278,11 @@ export async function processStagedAccount(
       }
     }),
   );
+  const logged = { supplier: code, externalAccountNumber: external };
+  if (outcome.kind === 'processed') logProcessEvents(deps.log, 'create_in_request', [logged]);
+  if (outcome.kind === 'failed' && !request.dry_run) {
+    logProcessEvents(deps.log, 'fail_in_request', [{ ...logged, errorCode: outcome.code }]);
+  }
   if (outcome.kind === 'dry_run') {
     // The reference answers a dry run that would succeed with a 400 (nothing was created).
     throw apiError('dry_run_succeeded', 'Dry run: the account would be created; nothing was kept.');

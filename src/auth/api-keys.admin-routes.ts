@@ -58,6 +58,11 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db; keyScopes: K
         name: body.name,
         importSuppliers: [...new Set(body.import_suppliers)],
       });
+      // Who and what for, never the key.
+      request.log.info(
+        { event: 'api_key_created', apiKeyId: k.id, name: k.name, importSuppliers: k.import_suppliers },
+        'API key created',
+      );
       return reply.code(201).send({ ...keyView(k), key: k.key });
     },
   );
@@ -86,6 +91,7 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db; keyScopes: K
     },
     async (request, reply) => {
       if (!(await keyScopes.revoke(request.params.id))) throw notFound('No API key has that id.');
+      request.log.info({ event: 'api_key_revoked', apiKeyId: request.params.id }, 'API key revoked');
       return reply.code(204).send();
     },
   );

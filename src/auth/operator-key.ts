@@ -6,12 +6,13 @@ const FILE_NAME = 'operator-api-key';
 
 /**
  * The operator credential: OPERATOR_API_KEY when set; otherwise the key saved in DATA_DIR,
- * generated (and reported once through `onGenerated`) on the first start.
+ * generated on the first start, which `onGenerated` is told of by the file's path only: the key
+ * never leaves its file (owner-only) for a console or a log.
  */
 export function resolveOperatorKey(
   configured: string | null,
   dataDir: string,
-  onGenerated: (key: string, file: string) => void,
+  onGenerated: (file: string) => void,
 ): string {
   if (configured) return configured;
   const file = join(dataDir, FILE_NAME);
@@ -19,7 +20,7 @@ export function resolveOperatorKey(
   mkdirSync(dataDir, { recursive: true });
   const key = `ferry_op_${randomBytes(32).toString('base64url')}`;
   writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
-  onGenerated(key, file);
+  onGenerated(file);
   return key;
 }
 

@@ -29,7 +29,7 @@ export function adminClientOptionsFromEnv(
   }
   if (!operatorKey) {
     throw new Error(
-      'Set FERRY_OPERATOR_API_KEY to the operator API key (printed by the first `ferry serve`).',
+      'Set FERRY_OPERATOR_API_KEY to the operator API key (the first `ferry serve` saves it in DATA_DIR/operator-api-key).',
     );
   }
   return { baseUrl, operatorKey };

@@ -1,9 +1,12 @@
+import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
-/** Prometheus metrics at /metrics: request durations by route and status, plus process metrics. */
-export function registerMetrics(app: FastifyInstance): Registry {
-  const registry = new Registry();
+/**
+ * Prometheus metrics at /metrics: request durations by route and status, plus process metrics,
+ * on `registry` (or a new one); returns it for the families other rooms add.
+ */
+export function registerMetrics(app: FastifyInstance, registry: Registry = new Registry()): Registry {
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
     name: 'ferry_http_request_duration_seconds',
@@ -26,4 +29,29 @@ export function registerMetrics(app: FastifyInstance): Registry {
     reply.type(registry.contentType).send(await registry.metrics()),
   );
   return registry;
+}
+
+/**
+ * /metrics of a process without the API (`ferry worker` with METRICS_PORT): `registry` on a port
+ * of its own, everything else 404. Resolves once listening.
+ */
+export async function serveMetrics(
+  registry: Registry,
+  opts: { port: number; host: string },
+): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  return server;
 }

@@ -123,6 +123,15 @@ export const supplierAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db; suppliers:
       try {
         const root = documentRoot(body.document_root);
         const s = await refusingOverlaps(() => createSupplier(db, { ...body, document_root: root }));
+        request.log.info(
+          {
+            event: 'import_supplier_created',
+            importSupplier: s.code,
+            status: s.status,
+            documentRoot: s.document_root,
+          },
+          'import supplier created',
+        );
         return reply.code(201).send(supplierView(s));
       } catch (err) {
         if (err instanceof SupplierExistsError)
@@ -181,6 +190,15 @@ export const supplierAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db; suppliers:
       );
       suppliers.forget(code);
       if (!s) throw notFound('No import supplier has that code.');
+      request.log.info(
+        {
+          event: 'import_supplier_changed',
+          importSupplier: code,
+          changed: Object.keys(body),
+          status: s.status,
+        },
+        'import supplier changed',
+      );
       return supplierView(s);
     },
   );

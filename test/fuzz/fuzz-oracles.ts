@@ -191,9 +191,10 @@ function checkOneAnswer(
       }
     }
   }
-  // A body that is not JSON is refused before anything reads it (URL errors come first).
+  // A body that is not JSON is refused before anything reads it; a URL that cannot be decoded
+  // (400 invalid_url) is refused before its body is looked at.
   const contentType = req.contentType?.split(';')[0].trim().toLowerCase();
-  const readBody = status < 300 || (status === 400 && !code.startsWith('FST_ERR_BAD_URL'));
+  const readBody = status < 300 || (status === 400 && code !== 'invalid_url');
   const taken = contentType === 'application/json' || spec.contentTypes?.includes(contentType ?? '');
   if (req.body !== undefined && contentType && !taken && readBody) {
     out.push({

@@ -21,9 +21,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Options of the test app beyond configuration: a logger to read the app's own logs. */
+/** Options of the test app beyond configuration: a logger to read the app's own logs, a metrics registry. */
 export interface TestAppOptions {
   logger?: AppDeps['logger'];
+  metrics?: AppDeps['metrics'];
 }
 
 /** The app on a given database, with a temporary file store; closing the app removes the store. */
@@ -37,6 +38,7 @@ export async function buildTestAppOn(db: Db, env: Record<string, string> = {}, o
     paymentVendors: createPaymentVendors(config),
     operatorKey: OPERATOR_KEY,
     logger: opts.logger,
+    metrics: opts.metrics,
   });
   app.addHook('onClose', async () => {
     await objectStore.close();

@@ -1,4 +1,5 @@
-import { startWorker } from '../../src/account-import/queue/worker.ts';
+import type { Registry } from 'prom-client';
+import { startWorker, type WorkerOptions } from '../../src/account-import/queue/worker.ts';
 import type { FerryConfig } from '../../src/config.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
 
@@ -17,13 +18,19 @@ const countActive = sql(
 export async function runWorkerUntilIdle(
   config: FerryConfig,
   db: Db,
-  opts: { timeoutMs?: number; leaseSeconds?: number; logger?: typeof silent } = {},
+  opts: {
+    timeoutMs?: number;
+    leaseSeconds?: number;
+    logger?: WorkerOptions['logger'];
+    metrics?: Registry;
+  } = {},
 ) {
   const worker = startWorker(config, {
     db,
     logger: opts.logger ?? silent,
     idlePollMs: 20,
     leaseSeconds: opts.leaseSeconds,
+    metrics: opts.metrics,
   });
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   try {

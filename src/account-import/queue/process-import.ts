@@ -1,10 +1,17 @@
 import { asCreationError } from '../../accounts/account-creation-error.ts';
 import { type CreateAccountInput, createAccount, createAccounts } from '../../accounts/create-account.ts';
 import { type Db, isDbUnavailableError, withTransientRetry } from '../../infra/db/db.ts';
+import type { ImportProcessTrigger } from '../../vocabulary/import-process-states.ts';
 import { recordTransition } from '../import-process.queries.ts';
 import { type ClaimedProcess, lockOwnedProcess, lockOwnedProcesses, markProcessed } from './queue.queries.ts';
 
 const DOMAIN = 'account_import';
+
+/** What the worker did with one process: the state table's trigger, and the error code of a failure. */
+export interface ImportOutcome {
+  trigger: ImportProcessTrigger;
+  errorCode?: string;
+}
 
 /** Rolls a dry run back to its savepoint after the complete creation ran. */
 class DryRunRollback extends Error {}
@@ -25,12 +32,13 @@ const creationInput = (p: ClaimedProcess, today: string, dryRun: boolean): Creat
  * when any account of the batch fails (an identifier taken, two accounts of the batch sharing
  * one, any error but the database being unavailable, which is thrown): the caller then splits
  * the batch, down to processImport for single accounts, which settles each account's outcome.
+ * Otherwise returns the processes it created accounts for (those whose lease it still held).
  */
 export async function processImportBatch(
   db: Db,
   batch: ClaimedProcess[],
   opts: { workerId: string; today: string },
-): Promise<boolean> {
+): Promise<ClaimedProcess[] | false> {
   try {
     return await withTransientRetry(() =>
       db.transaction(async (tx) => {
@@ -51,7 +59,7 @@ export async function processImportBatch(
           now,
           now.toISOString(),
         ]);
-        return true;
+        return mine;
       }),
     );
   } catch (err) {
@@ -66,30 +74,37 @@ export async function processImportBatch(
  * its records are inserted, and the process moves to PROCESSED, all committed together, so an
  * account is created exactly once whatever happens to the worker. A dry run does the same
  * work inside a savepoint that is rolled back. Transient database errors retry with backoff.
+ * Returns what happened, once committed (null: the lease was lost, nothing happened).
  */
 export async function processImport(
   db: Db,
   claimed: ClaimedProcess,
   opts: { workerId: string; today: string },
-): Promise<void> {
+): Promise<ImportOutcome | null> {
   const dryRun = claimed.is_dry_run || claimed.dry_run_only;
   return withTransientRetry(() =>
-    db.transaction(async (tx) => {
+    db.transaction(async (tx): Promise<ImportOutcome | null> => {
       const owned = await tx.query(lockOwnedProcess, [claimed.id, opts.workerId]);
-      if (owned.rowCount === 0) return; // the lease was lost: another worker has the process
+      if (owned.rowCount === 0) return null; // the lease was lost: another worker has the process
       await tx.exec('SAVEPOINT account_creation');
       try {
         const created = await createAccount(tx, creationInput(claimed, opts.today, dryRun));
         if (dryRun) throw new DryRunRollback();
         await tx.exec('RELEASE SAVEPOINT account_creation');
         await recordTransition(tx, claimed.id, 'create', { accountId: created.accountId });
+        return { trigger: 'create' };
       } catch (err) {
         const failure = err instanceof DryRunRollback ? null : asCreationError(err);
         if (!(err instanceof DryRunRollback) && !failure) throw err;
         await tx.exec('ROLLBACK TO SAVEPOINT account_creation');
-        if (!failure) return recordTransition(tx, claimed.id, 'dry_run_succeed');
+        if (!failure) {
+          await recordTransition(tx, claimed.id, 'dry_run_succeed');
+          return { trigger: 'dry_run_succeed' };
+        }
         const error = { code: failure.code, detail: failure.message, domain: DOMAIN };
-        await recordTransition(tx, claimed.id, dryRun ? 'dry_run_fail' : 'fail', { error });
+        const trigger = dryRun ? 'dry_run_fail' : 'fail';
+        await recordTransition(tx, claimed.id, trigger, { error });
+        return { trigger, errorCode: failure.code };
       }
     }),
   );

@@ -98,7 +98,15 @@ export const retryProcessesLater = sql(
     WHERE id = ANY($1::bigint[]) AND status = ${CLAIMED} AND locked_by = $2`,
 );
 
-/** Hands processes whose worker vanished (lease expired) back to PENDING. */
+/** A process the queue's maintenance moved (lease released, window expired). */
+export interface MaintainedProcess {
+  id: string;
+  import_supplier: string;
+  external_account_number: string;
+  is_dry_run?: boolean;
+}
+
+/** Hands processes whose worker vanished (lease expired) back to PENDING; returns them. */
 export const releaseExpiredLeases = sql(
   'releaseExpiredLeases',
   `WITH expired AS (
@@ -107,15 +115,18 @@ export const releaseExpiredLeases = sql(
             latest_event = jsonb_build_object('event', ${sqlWord(T.release_lease.event)},
                                               'occurred_at', to_jsonb(now()), 'data', '{"reason": "lease_expired"}'::jsonb)
       WHERE status IN (${sqlStates(T.release_lease.from)}) AND locked_until < now()
-     RETURNING id
+     RETURNING id, import_supplier, external_account_number
+   ), events AS (
+     INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
+     SELECT id, ${sqlWord(T.release_lease.event)}, now(), '{"reason": "lease_expired"}' FROM expired
    )
-   INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
-   SELECT id, ${sqlWord(T.release_lease.event)}, now(), '{"reason": "lease_expired"}' FROM expired`,
+   SELECT id, import_supplier, external_account_number FROM expired`,
 );
 
 /**
  * PENDING processes whose schedule window closed before a worker started them end ERRORED
  * (DRY_RUN_ERRORED for a dry run); both expiries start from the same states (the table's test).
+ * Returns them.
  */
 export const expireScheduleWindows = sql(
   'expireScheduleWindows',
@@ -129,8 +140,10 @@ export const expireScheduleWindows = sql(
               'occurred_at', to_jsonb(now()),
               'data', '{"code": "schedule_window_expired", "detail": "The process was not started before its schedule window ended.", "domain": "account_import"}'::jsonb)
       WHERE status IN (${sqlStates(T.expire_window.from)}) AND schedule_window_end <= now()
-     RETURNING id, latest_event
+     RETURNING id, import_supplier, external_account_number, is_dry_run, latest_event
+   ), events AS (
+     INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
+     SELECT id, latest_event->>'event', now(), latest_event->'data' FROM expired
    )
-   INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
-   SELECT id, latest_event->>'event', now(), latest_event->'data' FROM expired`,
+   SELECT id, import_supplier, external_account_number, is_dry_run FROM expired`,
 );

@@ -8,19 +8,24 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Registry } from 'prom-client';
 import type { FerryConfig } from '../../config.ts';
 import { localDate } from '../../infra/clock.ts';
 import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
+import { foldTallyChanges } from '../import-metrics.queries.ts';
 import { recordTransition } from '../import-process.queries.ts';
-import { processImport, processImportBatch } from './process-import.ts';
+import { type EventProcess, logProcessEvents } from '../process-event-log.ts';
+import { type ImportOutcome, processImport, processImportBatch } from './process-import.ts';
 import {
   type ClaimedProcess,
   claimPendingProcesses,
   expireScheduleWindows,
   lockOwnedProcess,
+  type MaintainedProcess,
   releaseExpiredLeases,
   retryProcessesLater,
 } from './queue.queries.ts';
+import { workerBatchDuration } from './worker-metrics.ts';
 
 export interface WorkerHandle {
   readonly workerId: string;
@@ -34,6 +39,8 @@ export interface WorkerOptions {
   leaseSeconds?: number;
   /** Pause between claims when there is nothing to do. */
   idlePollMs?: number;
+  /** Where the batch-duration histogram goes (/metrics of the process running the worker). */
+  metrics?: Registry;
 }
 
 /** Batches a worker has in flight at once: while one is in the database, the next is prepared. */
@@ -45,8 +52,16 @@ const LANES = 2;
  */
 const ANALYZE_EVERY_CLAIMS = 5_000;
 const ANALYZE_EVERY_MS = 60_000;
+/** How often the worker folds the metrics' tally changes (decision 0044). */
+const FOLD_TALLIES_EVERY_MS = 5_000;
 /** A lane whose loop fails (the database unavailable) waits 0.5 s, 1 s, 2 s, ... up to this. */
 const MAX_LOOP_BACKOFF_MS = 10_000;
+
+const asEventProcess = (p: MaintainedProcess | ClaimedProcess): EventProcess => ({
+  supplier: p.import_supplier,
+  externalAccountNumber: p.external_account_number,
+  importProcessId: p.id,
+});
 
 /** Jittered exponential backoff after `failures` failures in a row. */
 const loopBackoffMs = (failures: number) => {
@@ -70,6 +85,8 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
   const idlePollMs = opts.idlePollMs ?? 250;
   let running = true;
   let lastMaintenance = 0;
+  let lastFold = Date.now();
+  const batchDuration = opts.metrics ? workerBatchDuration(opts.metrics) : null;
   let claimedSinceAnalyze = 0;
   let lastAnalyze = Date.now();
   let analyzing: Promise<void> | null = null;
@@ -116,25 +133,56 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
     if (isTemporaryDbError(err)) return retryLater([p.id], err);
     logger.error({ err, importProcessId: p.id }, 'account creation failed unexpectedly');
     const dryRun = p.is_dry_run || p.dry_run_only;
-    await db.transaction(async (tx) => {
-      if ((await tx.query(lockOwnedProcess, [p.id, workerId])).rowCount === 0) return;
-      await recordTransition(tx, p.id, dryRun ? 'dry_run_fail' : 'fail', {
+    const code = 'account_creation_failed';
+    const outcome = await db.transaction(async (tx): Promise<ImportOutcome | null> => {
+      if ((await tx.query(lockOwnedProcess, [p.id, workerId])).rowCount === 0) return null;
+      const trigger = dryRun ? 'dry_run_fail' : 'fail';
+      await recordTransition(tx, p.id, trigger, {
         error: {
-          code: 'account_creation_failed',
+          code,
           detail: 'The account could not be created; the operator can retry it.',
           domain: 'account_import',
         },
       });
+      return { trigger, errorCode: code };
     });
+    logOutcome(p, outcome);
+  }
+
+  function logOutcome(p: ClaimedProcess, outcome: ImportOutcome | null) {
+    if (!outcome) return;
+    logProcessEvents(logger, outcome.trigger, [{ ...asEventProcess(p), errorCode: outcome.errorCode }], {
+      workerId,
+    });
+  }
+
+  /** Once a second: leases that expired, windows that closed; every few seconds, the tallies. */
+  async function maintain() {
+    lastMaintenance = Date.now();
+    const released = (await db.query<MaintainedProcess>(releaseExpiredLeases)).rows;
+    logProcessEvents(logger, 'release_lease', released.map(asEventProcess), { reason: 'lease_expired' });
+    const expired = (await db.query<MaintainedProcess>(expireScheduleWindows)).rows;
+    const errorCode = 'schedule_window_expired';
+    for (const trigger of ['expire_window', 'expire_dry_run_window'] as const) {
+      const these = expired.filter((p) => p.is_dry_run === (trigger === 'expire_dry_run_window'));
+      logProcessEvents(
+        logger,
+        trigger,
+        these.map((p) => ({ ...asEventProcess(p), errorCode })),
+      );
+    }
+    if (Date.now() - lastFold >= FOLD_TALLIES_EVERY_MS) {
+      lastFold = Date.now();
+      await db
+        .query(foldTallyChanges)
+        .catch((err) => logger.warn({ err }, 'could not fold the import tallies'));
+    }
   }
 
   async function tick(): Promise<number> {
     await handBack();
-    if (Date.now() - lastMaintenance > 1000) {
-      lastMaintenance = Date.now();
-      await db.query(releaseExpiredLeases);
-      await db.query(expireScheduleWindows);
-    }
+    if (Date.now() - lastMaintenance > 1000) await maintain();
+    const started = performance.now();
     const claimed = (
       await db.query<ClaimedProcess>(claimPendingProcesses, [
         workerId,
@@ -146,7 +194,10 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
     refreshQueueStatistics();
     const today = localDate(new Date(), config.serviceTimezone);
     const one = (p: ClaimedProcess) =>
-      processImport(db, p, { workerId, today }).catch((err) => settleUnexpected(p, err).catch(() => {}));
+      processImport(db, p, { workerId, today }).then(
+        (outcome) => logOutcome(p, outcome),
+        (err) => settleUnexpected(p, err).catch(() => {}),
+      );
     // Real creations go together in one transaction. A batch that fails is split in halves,
     // earlier-staged half first, so a few bad accounts cost a few more transactions, not one
     // each, and of two accounts claiming one meter point the first staged gets it.
@@ -156,7 +207,7 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
         await one(batch[0]);
         return;
       }
-      let created: boolean;
+      let created: ClaimedProcess[] | false;
       try {
         created = await processImportBatch(db, batch, { workerId, today });
       } catch (err) {
@@ -168,7 +219,10 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
         );
         return;
       }
-      if (created) return;
+      if (created) {
+        logProcessEvents(logger, 'create', created.map(asEventProcess), { workerId });
+        return;
+      }
       const half = Math.ceil(batch.length / 2);
       await settle(batch.slice(0, half));
       await settle(batch.slice(half));
@@ -178,6 +232,7 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
       .sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
     const dryRuns = claimed.filter((p) => p.is_dry_run || p.dry_run_only);
     await Promise.all([settle(creations), ...dryRuns.map(one)]);
+    if (claimed.length > 0) batchDuration?.observe((performance.now() - started) / 1000);
     return claimed.length;
   }
 
