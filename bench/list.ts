@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { type Db, sql } from '../src/infra/db/db.ts';
 import type { BenchApp } from './env.ts';
 import { BIG_SUPPLIER } from './env.ts';
-import { type BenchResult, round, type Scale } from './result.ts';
+import { type BenchResult, round, type Scale, TARGETS } from './result.ts';
 
 const MB = 1024 * 1024;
 
@@ -73,7 +73,7 @@ export async function benchList(
     unit: 'MB RSS growth',
     baseline: null,
     ratio: null,
-    target: `streams, RSS grows < 50 MB (${rows} rows)`,
+    target: `${TARGETS.list} (${rows} rows)`,
     pass: complete && streams && growthMb < 50,
     detail: {
       rows,

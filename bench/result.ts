@@ -19,3 +19,13 @@ export interface Scale {
 }
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** PRODUCT.md §7, as each benchmark states and judges it. Ratios are against the same run's baseline. */
+export const TARGETS = {
+  validate: 'ratio >= 0.5',
+  'end-to-end': 'ratio >= 0.3',
+  'end-to-end-bulk': 'ratio >= 0.5',
+  transactions: '>= 30000 tx/s',
+  'status-v2': 'ratio >= 0.5, p99 < 20 ms @64 conn',
+  list: 'streams, RSS grows < 50 MB',
+} as const;

@@ -1,7 +1,7 @@
 import type { BenchApp } from './env.ts';
 import { SUPPLIER } from './env.ts';
 import { runLoad } from './load.ts';
-import { type BenchResult, round, type Scale } from './result.ts';
+import { type BenchResult, round, type Scale, TARGETS } from './result.ts';
 
 const PER_BATCH = 100;
 
@@ -27,8 +27,8 @@ export async function benchTransactions(
     unit: 'tx/s',
     baseline: null,
     ratio: null,
-    target: '>= 20000 tx/s',
-    pass: perSec >= 20_000 && r.non2xx === 0 && r.errors === 0,
+    target: TARGETS.transactions,
+    pass: perSec >= 30_000 && r.non2xx === 0 && r.errors === 0,
     detail: {
       batches_per_s: round(r.reqPerSec, 1),
       accounts: accounts.length,
