@@ -14,12 +14,14 @@ const LAYERS = [
   { name: 'accounts', rank: 4, path: '^src/accounts/' },
   { name: 'account-import', rank: 5, path: '^src/account-import/' },
   { name: 'follow-ups', rank: 5, path: '^src/follow-ups/' },
-  { name: 'composition', rank: 6, path: '^src/((app|server|worker-process)[.]ts$|cli/|client/)' },
+  { name: 'dashboard', rank: 6, path: '^src/dashboard/' },
+  { name: 'composition', rank: 7, path: '^src/((app|server|worker-process)[.]ts$|cli/|client/)' },
 ];
 
 const anyOf = (layers) => layers.map((layer) => `(${layer.path})`).join('|');
 
-const layerRules = LAYERS.filter((layer) => layer.rank < 6).map((layer) => {
+const TOP = Math.max(...LAYERS.map((layer) => layer.rank));
+const layerRules = LAYERS.filter((layer) => layer.rank < TOP).map((layer) => {
   const above = LAYERS.filter((other) => other !== layer && other.rank >= layer.rank);
   return {
     name: `${layer.name}-imports-only-lower-layers`,

@@ -84,6 +84,14 @@ CREATE TABLE billing_addresses (
   CONSTRAINT billing_addresses_pkey PRIMARY KEY (account_id)
 );
 
+CREATE TABLE dashboard_sessions (
+  id_hash text NOT NULL,
+  csrf_token text NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  expires_at timestamp with time zone NOT NULL,
+  CONSTRAINT dashboard_sessions_pkey PRIMARY KEY (id_hash)
+);
+
 CREATE TABLE email_outbox (
   id bigint NOT NULL DEFAULT nextval('email_outbox_id_seq'::regclass),
   account_id bigint NOT NULL,
@@ -113,6 +121,23 @@ CREATE TABLE import_process_events (
   data jsonb,
   CONSTRAINT import_process_events_import_process_id_fkey FOREIGN KEY (import_process_id) REFERENCES import_processes(id),
   CONSTRAINT import_process_events_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE import_process_tallies (
+  import_supplier text NOT NULL,
+  status text NOT NULL,
+  error_code text NOT NULL,
+  processes bigint NOT NULL,
+  entered bigint NOT NULL,
+  CONSTRAINT import_process_tallies_pkey PRIMARY KEY (import_supplier, status, error_code)
+);
+
+CREATE TABLE import_process_tally_changes (
+  import_supplier text NOT NULL,
+  status text NOT NULL,
+  error_code text NOT NULL,
+  processes bigint NOT NULL,
+  entered bigint NOT NULL
 );
 
 CREATE TABLE import_processes (
@@ -327,12 +352,15 @@ CREATE INDEX agreements_meter_point ON agreements USING btree (meter_point_id);
 CREATE UNIQUE INDEX agreements_pkey ON agreements USING btree (id);
 CREATE UNIQUE INDEX api_keys_pkey ON api_keys USING btree (id);
 CREATE UNIQUE INDEX billing_addresses_pkey ON billing_addresses USING btree (account_id);
+CREATE INDEX dashboard_sessions_expires_at ON dashboard_sessions USING btree (expires_at);
+CREATE UNIQUE INDEX dashboard_sessions_pkey ON dashboard_sessions USING btree (id_hash);
 CREATE UNIQUE INDEX email_outbox_account_id_kind_key ON email_outbox USING btree (account_id, kind);
 CREATE INDEX email_outbox_failed ON email_outbox USING btree (failed_at, id) WHERE (status = 'FAILED'::text);
 CREATE UNIQUE INDEX email_outbox_pkey ON email_outbox USING btree (id);
 CREATE INDEX email_outbox_unsent ON email_outbox USING btree (id) WHERE (status = ANY (ARRAY['PENDING'::text, 'SENDING'::text]));
 CREATE UNIQUE INDEX import_process_events_pkey ON import_process_events USING btree (id);
 CREATE INDEX import_process_events_process ON import_process_events USING btree (import_process_id, id);
+CREATE UNIQUE INDEX import_process_tallies_pkey ON import_process_tallies USING btree (import_supplier, status, error_code);
 CREATE UNIQUE INDEX import_processes_import_supplier_external_account_number_key ON import_processes USING btree (import_supplier, external_account_number);
 CREATE INDEX import_processes_leased ON import_processes USING btree (locked_until) WHERE (status = 'IN_PROGRESS'::text);
 CREATE INDEX import_processes_pending ON import_processes USING btree (schedule_window_start, id) WHERE (status = 'PENDING'::text);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Registry } from 'prom-client';
 import { accountImportRoutes } from './account-import/account-import.routes.ts';
+import { registerImportMetrics } from './account-import/import-metrics.ts';
 import { importProcessAdminRoutes } from './account-import/import-process.admin-routes.ts';
 import { processListAdminRoutes } from './account-import/process-lists.admin-routes.ts';
 import { statusRoutes } from './account-import/status.routes.ts';
@@ -13,6 +15,7 @@ import { registerOperatorAuth } from './auth/operator-auth.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { FerryConfig } from './config.ts';
+import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import type { FollowUpDeps } from './follow-ups/follow-up.ts';
 import { notesRoutes } from './follow-ups/notes/notes.routes.ts';
 import { paymentInstructionRoutes } from './follow-ups/payment-instructions/payment-instruction.routes.ts';
@@ -26,6 +29,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerPathParamGuard } from './http/path-params.ts';
 import { RateLimiter } from './http/rate-limit.ts';
+import { RequestLog } from './http/request-log.ts';
 import { linearErrorAppends } from './http/validation-errors.ts';
 import type { Db } from './infra/db/db.ts';
 import type { ObjectStore } from './infra/storage/object-store.ts';
@@ -41,6 +45,8 @@ export interface AppDeps {
   /** The operator credential for /admin/ (resolved by the entry point). */
   operatorKey: string;
   logger?: FastifyServerOptions['logger'];
+  /** The registry /metrics serves (the serving process's worker adds its histogram); default: a new one. */
+  metrics?: Registry;
 }
 
 /**
@@ -50,6 +56,8 @@ export interface AppDeps {
 export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
+    // One line per request, none for probes.
+    logController: new RequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: config.requestTimeoutMs,
     // End to end: a handler not answered in time gets 503 (the database has the same statement_timeout).
@@ -99,7 +107,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   registerErrorHandling(app);
   registerJsonBodies(app);
   registerPathParamGuard(app);
-  registerMetrics(app);
+  registerImportMetrics(registerMetrics(app, deps.metrics), db, app.log);
   await registerOpenApi(app);
   await app.register(healthRoutes, { db });
   await registerGraphql(app, { db, tokens, keyScopes, throttle: credentialThrottle });
@@ -141,6 +149,16 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     },
     { prefix: '/admin/v1' },
   );
+
+  // The operator dashboard: HTML pages over the same queries, signed in with the operator key.
+  await app.register(dashboardRoutes, {
+    prefix: '/dashboard',
+    db,
+    suppliers,
+    keyScopes,
+    operatorKey: deps.operatorKey,
+    throttle: credentialThrottle,
+  });
 
   return app;
 }

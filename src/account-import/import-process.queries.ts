@@ -183,12 +183,27 @@ const selectEvents = sql(
   'SELECT event, occurred_at, data FROM import_process_events WHERE import_process_id = $1 ORDER BY id',
 );
 
+/** A process as selectDetail reads it (the admin API and the dashboard show it). */
+export interface ImportProcessDetailRow {
+  id: string;
+  import_supplier: string;
+  external_account_number: string;
+  status: ImportProcessStatus;
+  payload: Record<string, unknown>;
+  is_dry_run: boolean;
+  schedule_window_start: Date;
+  schedule_window_end: Date;
+  attempts: number;
+  latest_error: LatestError | null;
+  latest_event: LatestEvent;
+  created_at: Date;
+  modified_at: Date;
+  account_number: string | null;
+  account_created_at: Date | null;
+}
+
 export async function findImportProcessDetail(db: Db, supplier: string, external: string) {
-  const row = (
-    await db.query<
-      Record<string, unknown> & { id: string; account_number: string | null; latest_event: LatestEvent }
-    >(selectDetail, [supplier, external])
-  ).rows[0];
+  const row = (await db.query<ImportProcessDetailRow>(selectDetail, [supplier, external])).rows[0];
   if (!row) return null;
   const events = (
     await db.query<{ event: string; occurred_at: Date; data: Record<string, unknown> | null }>(selectEvents, [

@@ -2,6 +2,8 @@ import { wireDatetime } from '../http/wire-format.ts';
 import { type Db, type Queryable, type Sql, sql } from '../infra/db/db.ts';
 import { allows, type ImportProcessStatus } from '../vocabulary/import-process-states.ts';
 import { recordTransition } from './import-process.queries.ts';
+import { type EventLog, type EventProcess, logProcessEvents } from './process-event-log.ts';
+import { sqlStates } from './process-state-sql.ts';
 
 /** The operator's process filter: every part optional, the parts given must all hold. */
 export interface ProcessFilter {
@@ -50,7 +52,7 @@ const listPage = filteredQueries(
 const lockPage = filteredQueries(
   'lockImportProcessesByFilter',
   (where, n) =>
-    `SELECT p.id, p.status FROM import_processes p
+    `SELECT p.id, p.status, p.import_supplier, p.external_account_number FROM import_processes p
       WHERE ${where} p.id > $${n}
       ORDER BY p.id
       LIMIT $${n + 1}
@@ -135,6 +137,13 @@ export interface BulkOutcome {
   pages: number;
 }
 
+interface LockedRow {
+  id: string;
+  status: ImportProcessStatus;
+  import_supplier: string;
+  external_account_number: string;
+}
+
 const BULK_EVENT_DATA: Record<BulkTrigger, Record<string, unknown>> = {
   cancel: { by: 'operator', bulk: true },
   retry: { retried_by: 'operator', bulk: true },
@@ -146,36 +155,43 @@ export const BULK_PAGE_SIZE = 500;
  * Cancels or retries every process the filter matches, one transaction per keyset page: each
  * page's rows are locked, and each moves only where the state table allows the trigger; the
  * others are counted as skipped. A failure stops the walk; the pages before it stay done.
+ * Each page's events are logged once it committed.
  */
 export async function bulkTransition(
   db: Db,
   filter: ProcessFilter,
   action: BulkTrigger,
-  pageSize = BULK_PAGE_SIZE,
+  opts: { log: EventLog; pageSize?: number },
 ): Promise<BulkOutcome> {
+  const pageSize = opts.pageSize ?? BULK_PAGE_SIZE;
   const out: BulkOutcome = { action, matched: 0, changed: 0, skipped: 0, skipped_by_status: {}, pages: 0 };
   const { query, params } = lockPage(filter);
   let cursor = '0';
   for (;;) {
     const rows = await db.transaction(async (tx) => {
-      const page = (
-        await tx.query<{ id: string; status: ImportProcessStatus }>(query, [...params, cursor, pageSize])
-      ).rows;
+      const page = (await tx.query<LockedRow>(query, [...params, cursor, pageSize])).rows;
+      const changed: EventProcess[] = [];
       for (const row of page) {
         if (allows(row.status, action)) {
           await recordTransition(tx, row.id, action, { data: BULK_EVENT_DATA[action] });
           out.changed++;
+          changed.push({
+            supplier: row.import_supplier,
+            externalAccountNumber: row.external_account_number,
+            importProcessId: row.id,
+          });
         } else {
           out.skipped++;
           out.skipped_by_status[row.status] = (out.skipped_by_status[row.status] ?? 0) + 1;
         }
       }
-      return page;
+      return { page, changed };
     });
+    logProcessEvents(opts.log, action, rows.changed, { bulk: true });
     out.pages++;
-    out.matched += rows.length;
-    if (rows.length < pageSize) return out;
-    cursor = rows[rows.length - 1].id;
+    out.matched += rows.page.length;
+    if (rows.page.length < pageSize) return out;
+    cursor = rows.page[rows.page.length - 1].id;
   }
 }
 
@@ -216,4 +232,32 @@ const selectSupplierCodes = sql(
 /** The first `limit` supplier codes, for an answer that lists the allowed ones. */
 export async function supplierCodes(db: Queryable, limit: number): Promise<string[]> {
   return (await db.query<{ code: string }>(selectSupplierCodes, [limit])).rows.map((r) => r.code);
+}
+
+const FAILED_STATES = ['ERRORED', 'DRY_RUN_ERRORED'] as const satisfies readonly ImportProcessStatus[];
+
+const selectErrorCodeCounts = sql(
+  'selectErrorCodeCountsBySupplier',
+  `SELECT p.status, p.latest_error->>'code' AS code, count(*)::int AS processes
+     FROM import_processes p
+    WHERE p.import_supplier = $1 AND p.status IN (${sqlStates(FAILED_STATES)})
+    GROUP BY 1, 2
+    ORDER BY processes DESC, code, p.status
+    LIMIT $2`,
+);
+
+export interface ErrorCodeCount {
+  status: (typeof FAILED_STATES)[number];
+  /** The latest error's code; null for a failed process that has none recorded. */
+  code: string | null;
+  processes: number;
+}
+
+/** A supplier's failed processes (ERRORED, DRY_RUN_ERRORED) per latest error code, most frequent first. */
+export async function errorCodeCounts(
+  db: Queryable,
+  supplier: string,
+  limit = 100,
+): Promise<ErrorCodeCount[]> {
+  return (await db.query<ErrorCodeCount>(selectErrorCodeCounts, [supplier, limit])).rows;
 }

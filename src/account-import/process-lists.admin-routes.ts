@@ -218,7 +218,7 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
           ]);
         }
         await checkSupplier(db, filter);
-        return bulkTransition(db, filter, action);
+        return bulkTransition(db, filter, action, { log: request.log });
       },
     );
   }

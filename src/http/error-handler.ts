@@ -17,7 +17,7 @@ import {
 } from './error-catalogue.ts';
 import { ajvErrorsToItems } from './validation-errors.ts';
 
-type AnyError = FastifyError & { validationContext?: string };
+export type AnyError = FastifyError & { validationContext?: string };
 
 function send(reply: FastifyReply, err: ApiError | RawBodyError) {
   const { status, headers, body } = answerOf(err)!;
@@ -61,46 +61,50 @@ export function fromFastifyError(error: Error, request: FastifyRequest): ApiErro
   return null;
 }
 
+/**
+ * Any error as one of ours: catalogue errors as they are, vendor, storage, framework and database
+ * failures mapped; anything unexpected is logged with its cause and becomes a bare 500.
+ */
+export function toApiError(error: AnyError, request: FastifyRequest): ApiError | RawBodyError {
+  if (error instanceof ApiError || error instanceof RawBodyError) return error;
+  if (error instanceof VendorRejection) {
+    // Permanent: the request must change before it can succeed (interface 4.4).
+    return apiError(error.code, error.message, { body: { vendor: error.vendor } });
+  }
+  if (error instanceof VendorUnavailable) {
+    // Intermittent: safe to retry unchanged (interface 4.4).
+    request.log.warn({ err: error }, 'payment vendor unavailable');
+    return apiError(
+      'vendor_unavailable',
+      'The payment vendor could not be reached; retry the request unchanged.',
+      {
+        body: { vendor: error.vendor },
+      },
+    );
+  }
+  if (error instanceof ObjectStoreError) {
+    request.log.warn({ err: error }, 'document store unavailable');
+    return apiError(
+      'document_store_unavailable',
+      'The document store is temporarily unavailable; retry shortly.',
+      {
+        headers: { 'retry-after': '5' },
+      },
+    );
+  }
+  const mapped = fromFastifyError(error, request);
+  if (mapped) return mapped;
+  if (isDbUnavailableError(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return serviceUnavailable();
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  return serverError();
+}
+
 /** One handler maps every error to our format; unexpected ones are logged and answered as a bare 500. */
 export function registerErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((error: AnyError, request, reply) => {
-    if (error instanceof ApiError || error instanceof RawBodyError) return send(reply, error);
-    if (error instanceof VendorRejection) {
-      // Permanent: the request must change before it can succeed (interface 4.4).
-      return send(reply, apiError(error.code, error.message, { body: { vendor: error.vendor } }));
-    }
-    if (error instanceof VendorUnavailable) {
-      // Intermittent: safe to retry unchanged (interface 4.4).
-      request.log.warn({ err: error }, 'payment vendor unavailable');
-      return send(
-        reply,
-        apiError(
-          'vendor_unavailable',
-          'The payment vendor could not be reached; retry the request unchanged.',
-          { body: { vendor: error.vendor } },
-        ),
-      );
-    }
-    if (error instanceof ObjectStoreError) {
-      request.log.warn({ err: error }, 'document store unavailable');
-      return send(
-        reply,
-        apiError(
-          'document_store_unavailable',
-          'The document store is temporarily unavailable; retry shortly.',
-          { headers: { 'retry-after': '5' } },
-        ),
-      );
-    }
-    const mapped = fromFastifyError(error, request);
-    if (mapped) return send(reply, mapped);
-    if (isDbUnavailableError(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
-      return send(reply, serviceUnavailable());
-    }
-    request.log.error({ err: error }, 'unexpected error');
-    return send(reply, serverError());
-  });
+  app.setErrorHandler((error: AnyError, request, reply) => send(reply, toApiError(error, request)));
 
   // The URL is not echoed: it may be long, and it is the client's own input.
   app.setNotFoundHandler((_request, reply) =>

@@ -1,15 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AdminObject } from '../../http/schemas.ts';
-import { wireDatetime } from '../../http/wire-format.ts';
 import type { Db } from '../../infra/db/db.ts';
-import {
-  countEmailsByStatus,
-  type FailedEmail,
-  listFailedEmails,
-  OUTBOX_STATUSES,
-  type OutboxStatus,
-} from './outbox.queries.ts';
+import { emailOutboxSummary, OUTBOX_STATUSES, type OutboxStatus } from './outbox.queries.ts';
 
 const Query = Type.Object(
   {
@@ -63,26 +56,6 @@ export const emailOutboxAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
         response: { 200: OutboxView },
       },
     },
-    async (request) => {
-      const counts = Object.fromEntries(OUTBOX_STATUSES.map((s) => [s, 0])) as Record<OutboxStatus, number>;
-      let retrying = 0;
-      const byStatus = await db.query<{ status: OutboxStatus; n: number; with_error: number }>(
-        countEmailsByStatus,
-      );
-      for (const row of byStatus.rows) {
-        counts[row.status] = row.n;
-        if (row.status === 'PENDING') retrying = row.with_error;
-      }
-      const failed = await db.query<FailedEmail>(listFailedEmails, [request.query.failures ?? 100]);
-      return {
-        counts,
-        retrying,
-        failures: failed.rows.map(({ last_error, failed_at, ...f }) => ({
-          ...f,
-          reason: last_error,
-          failed_at: wireDatetime(failed_at),
-        })),
-      };
-    },
+    async (request) => emailOutboxSummary(db, request.query.failures ?? 100),
   );
 };

@@ -1,4 +1,5 @@
-import { sql } from '../../infra/db/db.ts';
+import { wireDatetime } from '../../http/wire-format.ts';
+import { type Queryable, sql } from '../../infra/db/db.ts';
 
 /** The states of an outbox row (migration 0009); the dashboard lists them. */
 export const OUTBOX_STATUSES = ['PENDING', 'SENDING', 'SENT', 'FAILED'] as const;
@@ -119,3 +120,26 @@ export const listFailedEmails = sql(
     ORDER BY o.failed_at DESC, o.id DESC
     LIMIT $1`,
 );
+
+/** The outbox as the operator sees it: e-mails per state, transient retries, the latest permanent failures. */
+export async function emailOutboxSummary(db: Queryable, failures: number) {
+  const counts = Object.fromEntries(OUTBOX_STATUSES.map((s) => [s, 0])) as Record<OutboxStatus, number>;
+  let retrying = 0;
+  const byStatus = await db.query<{ status: OutboxStatus; n: number; with_error: number }>(
+    countEmailsByStatus,
+  );
+  for (const row of byStatus.rows) {
+    counts[row.status] = row.n;
+    if (row.status === 'PENDING') retrying = row.with_error;
+  }
+  const failed = await db.query<FailedEmail>(listFailedEmails, [failures]);
+  return {
+    counts,
+    retrying,
+    failures: failed.rows.map(({ last_error, failed_at, ...f }) => ({
+      ...f,
+      reason: last_error,
+      failed_at: wireDatetime(failed_at) as string,
+    })),
+  };
+}

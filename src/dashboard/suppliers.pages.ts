@@ -1,0 +1,200 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { bulkTransition, errorCodeCounts } from '../account-import/process-filters.queries.ts';
+import { emailOutboxSummary } from '../accounts/welcome-emails/outbox.queries.ts';
+import { notFound } from '../http/error-catalogue.ts';
+import { StringEnum } from '../http/schemas.ts';
+import type { Db } from '../infra/db/db.ts';
+import {
+  findSupplier,
+  listSuppliersWithCounts,
+  type SupplierCache,
+  type SupplierWithCounts,
+  updateSupplierSettings,
+} from '../suppliers/suppliers.queries.ts';
+import { IMPORT_PROCESS_STATUSES } from '../vocabulary/import-process-states.ts';
+import { sendPage, sessionOf } from './dashboard-auth.ts';
+import { type Html, html, query, seg } from './html.ts';
+import { type PageContext, page, postForm } from './layout.ts';
+import { NoticeQuery, noticeText, withNotice } from './notices.ts';
+import { CHART_MINUTES, RATE_MINUTES, type SupplierSnapshot, supplierSnapshot } from './progress.ts';
+
+const CodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) });
+const PageQuery = Type.Object(NoticeQuery, { additionalProperties: false });
+const StatusBody = Type.Object(
+  { _csrf: Type.String(), status: StringEnum(['Ongoing', 'Paused'] as const) },
+  { additionalProperties: false },
+);
+const BulkBody = Type.Object(
+  {
+    _csrf: Type.String(),
+    action: StringEnum(['cancel', 'retry'] as const),
+    status: StringEnum(['ERRORED', 'DRY_RUN_ERRORED'] as const),
+    error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' })),
+  },
+  { additionalProperties: false },
+);
+
+export const supplierPath = (code: string) => `/dashboard/suppliers/${seg(code)}/`;
+export const processesPath = (code: string, filter: Record<string, string | undefined> = {}) =>
+  `${supplierPath(code)}processes/${query(filter)}`;
+
+function pauseOrResume(ctx: PageContext, s: { code: string; status: string }) {
+  if (s.status === 'Complete') return null;
+  const to = s.status === 'Paused' ? 'Ongoing' : 'Paused';
+  return postForm(ctx, `${supplierPath(s.code)}status`, s.status === 'Paused' ? 'Resume' : 'Pause', {
+    fields: { status: to },
+  });
+}
+
+function suppliersTable(ctx: PageContext, suppliers: SupplierWithCounts[]) {
+  if (suppliers.length === 0) return html`<p>No import suppliers yet.</p>`;
+  return html`<div class="scroll"><table>
+<thead><tr><th scope="col">Supplier</th><th scope="col">Status</th>${IMPORT_PROCESS_STATUSES.map((s) => html`<th scope="col" class="num">${s}</th>`)}<th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<tbody>${suppliers.map(
+    (s) => html`<tr><th scope="row"><a href="${supplierPath(s.code)}">${s.code}</a></th><td>${s.status}</td>
+${IMPORT_PROCESS_STATUSES.map((st) => html`<td class="num">${s.import_processes[st]}</td>`)}<td>${pauseOrResume(ctx, s)}</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
+function outboxSection(outbox: Awaited<ReturnType<typeof emailOutboxSummary>>) {
+  const c = outbox.counts;
+  return html`<section aria-labelledby="outbox"><h2 id="outbox">Welcome e-mails</h2>
+<p>Sent ${c.SENT} · waiting ${c.PENDING} (retrying ${outbox.retrying}) · sending ${c.SENDING} · failed ${c.FAILED}</p>
+${
+  outbox.failures.length
+    ? html`<table><caption>Latest permanent failures</caption>
+<thead><tr><th scope="col">Failed at</th><th scope="col">Supplier</th><th scope="col">Account</th><th scope="col">Recipient</th><th scope="col" class="num">Attempts</th><th scope="col">Reason</th></tr></thead>
+<tbody>${outbox.failures.map(
+        (f) =>
+          html`<tr><td>${f.failed_at}</td><td>${f.supplier}</td><td>${f.account_number}</td><td>${f.recipient ?? '—'}</td><td class="num">${f.attempts}</td><td>${f.reason}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p>No failed e-mails.</p>`
+}</section>`;
+}
+
+function progressSection(snap: SupplierSnapshot): Html {
+  return html`<section aria-labelledby="progress" class="progress" data-progress-url="${supplierPath(snap.code)}progress.json">
+<h2 id="progress">Progress</h2>
+<dl class="counts">${IMPORT_PROCESS_STATUSES.map(
+    (s) =>
+      html`<div><dt><a href="${processesPath(snap.code, { status: s })}">${s}</a></dt><dd data-count="${s}">${snap.counts[s]}</dd></div>`,
+  )}</dl>
+<dl class="rate">
+<div><dt>Created per minute (last ${RATE_MINUTES} min)</dt><dd data-field="rate_per_minute">${snap.rate_per_minute}</dd></div>
+<div><dt>Waiting for a worker</dt><dd data-field="remaining">${snap.remaining}</dd></div>
+<div><dt>ETA</dt><dd data-field="eta">${snap.eta}</dd></div>
+<div><dt>Created in the last ${CHART_MINUTES} min</dt><dd data-field="created_in_chart">${snap.created_in_chart}</dd></div>
+</dl>
+<figure><div class="chart" data-chart role="img" aria-label="Accounts created per minute over the last ${CHART_MINUTES} minutes"></div>
+<figcaption>Accounts created per minute, last ${CHART_MINUTES} minutes. <span class="live" data-field="updated" aria-live="off"></span></figcaption></figure>
+</section>`;
+}
+
+async function errorsSection(ctx: PageContext, db: Db, code: string) {
+  const rows = await errorCodeCounts(db, code);
+  const bulk = (action: 'cancel' | 'retry', r: (typeof rows)[number]) =>
+    postForm(ctx, `${supplierPath(code)}bulk`, action === 'retry' ? 'Retry all' : 'Cancel all', {
+      fields: { action, status: r.status, ...(r.code ? { error_code: r.code } : {}) },
+      confirm: `${action === 'retry' ? 'Retry' : 'Cancel'} all ${r.processes} ${r.status} process(es) with ${r.code ?? 'no error code'}?`,
+      danger: action === 'cancel',
+    });
+  return html`<section aria-labelledby="errors"><h2 id="errors">Errors by frequency</h2>
+${
+  rows.length
+    ? html`<table><thead><tr><th scope="col">Error code</th><th scope="col">State</th><th scope="col" class="num">Processes</th><th scope="col">Actions</th></tr></thead>
+<tbody>${rows.map(
+        (
+          r,
+        ) => html`<tr><th scope="row"><a href="${processesPath(code, { status: r.status, error_code: r.code ?? undefined })}">${r.code ?? '(no code)'}</a></th><td>${r.status}</td><td class="num">${r.processes}</td>
+<td>${r.status === 'ERRORED' ? bulk('retry', r) : null} ${bulk('cancel', r)}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p>No failed processes.</p>`
+}</section>`;
+}
+
+export const supplierPages: FastifyPluginAsyncTypebox<{ db: Db; suppliers: SupplierCache }> = async (
+  app,
+  { db, suppliers },
+) => {
+  const hide = true;
+  const ctxOf = (request: Parameters<typeof sessionOf>[0], q: Parameters<typeof noticeText>[0]) => ({
+    csrfToken: sessionOf(request).csrfToken,
+    notice: noticeText(q),
+  });
+
+  app.get('/', { schema: { hide, querystring: PageQuery } }, async (request, reply) => {
+    const ctx = ctxOf(request, request.query);
+    const [all, outbox] = await Promise.all([listSuppliersWithCounts(db), emailOutboxSummary(db, 20)]);
+    const main = html`<section aria-labelledby="suppliers"><h2 id="suppliers">Import suppliers</h2>${suppliersTable(ctx, all)}</section>
+${outboxSection(outbox)}`;
+    return sendPage(reply, page(ctx, { title: 'Suppliers', main }));
+  });
+
+  app.get(
+    '/suppliers/:code/',
+    { schema: { hide, params: CodeParams, querystring: PageQuery } },
+    async (request, reply) => {
+      const { code } = request.params;
+      const snap = await supplierSnapshot(db, code);
+      if (!snap) throw notFound('No import supplier has that code.');
+      const ctx = ctxOf(request, request.query);
+      const main = html`<p class="status">Status: <strong data-field="status">${snap.status}</strong> ${pauseOrResume(ctx, snap)}
+<a href="${processesPath(code)}">All processes</a></p>
+${progressSection(snap)}
+${await errorsSection(ctx, db, code)}`;
+      return sendPage(reply, page(ctx, { title: `Supplier ${code}`, main, chart: true }));
+    },
+  );
+
+  app.get(
+    '/suppliers/:code/progress.json',
+    { schema: { hide, params: CodeParams } },
+    async (request, reply) => {
+      const snap = await supplierSnapshot(db, request.params.code);
+      if (!snap) throw notFound('No import supplier has that code.');
+      return reply.header('cache-control', 'no-store').send(snap);
+    },
+  );
+
+  app.post(
+    '/suppliers/:code/status',
+    { schema: { hide, params: CodeParams, body: StatusBody } },
+    async (request, reply) => {
+      const { code } = request.params;
+      const updated = await updateSupplierSettings(db, code, { status: request.body.status });
+      suppliers.forget(code);
+      if (!updated) throw notFound('No import supplier has that code.');
+      request.log.info(
+        {
+          event: 'import_supplier_changed',
+          importSupplier: code,
+          changed: ['status'],
+          status: updated.status,
+        },
+        'import supplier changed',
+      );
+      return reply.redirect(
+        withNotice(supplierPath(code), updated.status === 'Paused' ? 'paused' : 'resumed'),
+        303,
+      );
+    },
+  );
+
+  app.post(
+    '/suppliers/:code/bulk',
+    { schema: { hide, params: CodeParams, body: BulkBody } },
+    async (request, reply) => {
+      const { code } = request.params;
+      if (!(await findSupplier(db, code))) throw notFound('No import supplier has that code.');
+      const { action, status, error_code } = request.body;
+      const outcome = await bulkTransition(
+        db,
+        { supplier: code, status, ...(error_code ? { error_code } : {}) },
+        action,
+        { log: request.log },
+      );
+      return reply.redirect(withNotice(supplierPath(code), `bulk-${action}`, outcome), 303);
+    },
+  );
+};
