@@ -50,6 +50,9 @@ describe('README walkthrough', {
     }
     assert.ok(ready, 'ferry serve did not become ready within 60 s');
     assert.match(out, /Ferry generated an operator API key/);
+    // Only where it is: the key stays in its file.
+    const key = readFileSync(join(dir, 'data', 'operator-api-key'), 'utf8').trim();
+    assert.ok(!out.includes(key), 'the operator key was printed');
   });
   after(async () => {
     server?.kill('SIGTERM');
