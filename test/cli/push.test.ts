@@ -5,8 +5,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -32,9 +31,10 @@ interface Run {
   err: () => string;
 }
 
-function push(args: string[]): Run {
+function push(args: string[], env: Record<string, string> = {}): Run {
   const child = spawn(process.execPath, ['bin/ferry.js', 'push', ...args], {
-    env: { ...process.env, FERRY_PUSH_PROGRESS_MS: '2000' },
+    // Only what each test passes: no URL or key from the environment running the tests.
+    env: { ...process.env, FERRY_PUSH_PROGRESS_MS: '2000', FERRY_URL: '', FERRY_API_KEY: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -79,67 +79,6 @@ function writeBook(path: string, supplier: string, count: number, invalid: numbe
   }
   writeFileSync(path, `${lines.join('\n')}\n`);
   return invalidExternals;
-}
-
-/**
- * A stand-in for the bulk endpoint (PRODUCT.md §9) in front of the service, made of the single
- * endpoint: /openapi.json lists it, and each bulk line is scheduled on its own. It lets the
- * client's bulk path be tested on this branch; the real endpoint replaces it.
- */
-async function startBulkStandIn(target: string) {
-  const seen = { bulkRequests: 0, singleRequests: 0 };
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
-    const headers = { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' };
-    if (req.url === '/v2/data-import/accounts/bulk/') {
-      seen.bulkRequests++;
-      const lines = body.split('\n').filter(Boolean);
-      const results: unknown[] = [];
-      // Sixteen at a time, answered in line order.
-      for (let i = 0; i < lines.length; i += 16) {
-        const chunk = lines.slice(i, i + 16).map(async (line) => {
-          const answer = await fetch(`${target}/v2/data-import/accounts/`, {
-            method: 'POST',
-            headers,
-            body: line,
-          });
-          const value = JSON.parse(line);
-          return {
-            external_account_number: (value.payload ?? value).external_account_number,
-            status: answer.status,
-            body: await answer.json(),
-          };
-        });
-        results.push(...(await Promise.all(chunk)));
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(results));
-      return;
-    }
-    if (req.url === '/v2/data-import/accounts/') seen.singleRequests++;
-    const answer = await fetch(`${target}${req.url}`, {
-      method: req.method,
-      headers: req.method === 'GET' ? { authorization: headers.authorization } : headers,
-      body: req.method === 'GET' ? undefined : body,
-    });
-    let text = await answer.text();
-    if (req.url === '/openapi.json') {
-      const doc = JSON.parse(text);
-      doc.paths['/v2/data-import/accounts/bulk/'] = { post: {} };
-      text = JSON.stringify(doc);
-    }
-    res.writeHead(answer.status, {
-      'content-type': answer.headers.get('content-type') ?? 'application/json',
-    });
-    res.end(text);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () => new Promise((r) => server.close(r)),
-  };
 }
 
 describe('ferry push', () => {
@@ -338,6 +277,44 @@ describe('ferry push', () => {
       [supplier],
     );
     assert.equal(rows[0].n, 2, 'each note once');
+
+    // Transactions: each line's text is sent as written (12.30 stays 12.30); a transaction the
+    // service cannot add is reported with its code.
+    const transactions = join(dir, 'transactions.ndjson');
+    const payment = (ext: string, id: string, amount: string, date: string) =>
+      `{"import_supplier":"${supplier}","external_account_number":"${ext}","transactions":[{"transaction_id":"${id}","transaction_date":"${date}","amount":${amount},"type":"PAYMENT","reason":"ACCOUNT_CHARGE_PAYMENT"}]}`;
+    writeFileSync(
+      transactions,
+      [
+        payment('EXT-0000000', 'push-1', '12.30', '2020-01-15'),
+        payment('EXT-0000001', 'push-2', '7.05', '2999-01-01'),
+      ].join('\n'),
+    );
+    const txReport = join(dir, 'transactions-report.ndjson');
+    const txRun = push([
+      'transactions',
+      transactions,
+      '--url',
+      baseUrl,
+      '--api-key',
+      apiKey,
+      '--report',
+      txReport,
+    ]);
+    assert.equal(await txRun.exited, 1, txRun.err());
+    const txLines = readReport(txReport).sort((a, b) => a.line - b.line);
+    assert.deepEqual(
+      txLines.map((l) => [l.line, l.external_account_number, l.status]),
+      [
+        [1, 'EXT-0000000', 'CREATED'],
+        [2, 'EXT-0000001', 'REJECTED'],
+      ],
+    );
+    assert.equal(txLines[1].errors[0].code, 'transaction_in_future');
+    const stored = await t.db.query<{ amount: string }>(
+      sql('', "SELECT amount::text AS amount FROM transactions WHERE transaction_id = 'push-1'"),
+    );
+    assert.deepEqual(stored.rows, [{ amount: '12.30' }]);
   });
 
   it('validates only, or schedules dry runs, when asked', async () => {
@@ -366,16 +343,43 @@ describe('ferry push', () => {
     assert.equal(rows[0].n, 0, 'a dry run creates nothing');
   });
 
-  it('schedules through the bulk endpoint when the server offers it', async () => {
-    const { supplier, apiKey, headers, file, report, invalid } = await bookFor('bulk', 1_050, 3);
-    const standIn = await startBulkStandIn(baseUrl);
+  it('schedules through the bulk endpoint when the server offers it, one account a request when not', async () => {
+    const BULK = '/v2/data-import/accounts/bulk/';
+    const SINGLE = '/v2/data-import/accounts/';
+    const counting = (hideBulk: boolean) => {
+      const seen = { bulk: 0, single: 0 };
+      const proxy = startHttpFaultProxy(baseUrl, (_n, req) => {
+        if (req.url === BULK) seen.bulk++;
+        if (req.url === SINGLE) seen.single++;
+        // A service whose document cannot be read offers only the interface's own endpoints.
+        return hideBulk && req.url === '/openapi.json' ? 500 : 'forward';
+      });
+      return { seen, proxy };
+    };
+
+    const offered = counting(false);
+    const withBulk = await offered.proxy;
     try {
-      const run = push(['accounts', file, '--url', standIn.url, '--api-key', apiKey, '--report', report]);
+      const { supplier, apiKey, headers, file, report, invalid } = await bookFor('bulk', 1_050, 3);
+      const run = push(['accounts', file, '--url', withBulk.url, '--api-key', apiKey, '--report', report]);
       assert.equal(await run.exited, 1, run.err());
-      assert.deepEqual(standIn.seen, { bulkRequests: 2, singleRequests: 0 }, 'batches of 1,000');
+      assert.deepEqual(offered.seen, { bulk: 2, single: 0 }, 'batches of 1,000');
       await assertFinalReport(supplier, headers, report, 1_050, invalid);
     } finally {
-      await standIn.close();
+      await withBulk.close();
+    }
+
+    const hidden = counting(true);
+    const withoutBulk = await hidden.proxy;
+    try {
+      const { supplier, apiKey, headers, file, report, invalid } = await bookFor('single', 40, 2);
+      const run = push(['accounts', file, '--url', withoutBulk.url, '--api-key', apiKey, '--report', report]);
+      assert.equal(await run.exited, 1, run.err());
+      assert.equal(hidden.seen.bulk, 0);
+      assert.ok(hidden.seen.single >= 38, `${hidden.seen.single} single requests`);
+      await assertFinalReport(supplier, headers, report, 40, invalid);
+    } finally {
+      await withoutBulk.close();
     }
   });
 
@@ -432,7 +436,7 @@ describe('ferry push', () => {
     writeBook(file, 'PUSH_NONE', 1, 0);
     const noUrl = push(['accounts', file, '--api-key', 'k']);
     assert.equal(await noUrl.exited, 2);
-    assert.match(noUrl.err(), /--url is required/);
+    assert.match(noUrl.err(), /--url \(or FERRY_URL\) is required/);
 
     const badKey = push(['accounts', file, '--url', baseUrl, '--api-key', 'ferry_not_a_key']);
     assert.equal(await badKey.exited, 2);
@@ -443,7 +447,8 @@ describe('ferry push', () => {
     const port = (closed.address() as { port: number }).port;
     await new Promise((r) => closed.close(r));
     const url = `http://127.0.0.1:${port}`;
-    const unreachable = push(['accounts', file, '--url', url, '--api-key', 'k']);
+    // The URL may come from FERRY_URL, as for the operator commands.
+    const unreachable = push(['accounts', file, '--api-key', 'k'], { FERRY_URL: url });
     assert.equal(await unreachable.exited, 2);
     assert.ok(unreachable.err().includes(`cannot reach ${url}`), unreachable.err());
     assert.match(unreachable.err(), /ECONNREFUSED/);

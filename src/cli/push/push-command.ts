@@ -20,7 +20,8 @@ export const PUSH_USAGE = `Usage:
 
 One request body a line. The report (default <file>.report.ndjson, or <file>.validation.ndjson
 with --validate-only) gets one JSON line per account in its final state; re-running the same
-command with the same report resumes. --api-key may come from FERRY_API_KEY instead.
+command with the same report resumes. --url may come from FERRY_URL and --api-key from
+FERRY_API_KEY instead.
 Exit 0: all succeeded; 1: some rejected or errored; 2: could not run.
 `;
 
@@ -62,9 +63,9 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
   }
   if (!file) return usage(io, 'the NDJSON file is missing');
   if (extra.length > 0) return usage(io, `unexpected argument "${extra[0]}"`);
-  const url = values.url;
+  const url = values.url ?? io.env.FERRY_URL;
   const apiKey = values['api-key'] ?? io.env.FERRY_API_KEY;
-  if (!url) return usage(io, '--url is required');
+  if (!url) return usage(io, '--url (or FERRY_URL) is required');
   if (!apiKey) return usage(io, '--api-key (or FERRY_API_KEY) is required');
   try {
     const u = new URL(url);

@@ -264,7 +264,7 @@ export class PushSession {
     }
   }
 
-  /** A request outside the generated client (the bulk endpoint, newer than the client). */
+  /** A request with a body the generated client does not send as is (an NDJSON bulk body). */
   raw(path: string, init: { method: string; body: string; contentType: string }) {
     return async () => {
       const headers: Record<string, string> = { 'content-type': init.contentType };
