@@ -29,6 +29,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerPathParamGuard } from './http/path-params.ts';
 import { RateLimiter } from './http/rate-limit.ts';
+import { registerRequestDeadlines } from './http/request-deadline.ts';
 import { RequestLog } from './http/request-log.ts';
 import { linearErrorAppends } from './http/validation-errors.ts';
 import type { Db } from './infra/db/db.ts';
@@ -60,8 +61,6 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     logController: new RequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: config.requestTimeoutMs,
-    // End to end: a handler not answered in time gets 503 (the database has the same statement_timeout).
-    handlerTimeout: config.requestTimeoutMs,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
@@ -92,8 +91,12 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   // Failed credential checks per client address, shared by obtainToken and the operator key.
   const credentialThrottle = new CredentialThrottle();
 
-  app.addHook('onRequest', async (request, reply) => {
+  // End to end: a request not answered in time gets 503 (the database has the same statement_timeout).
+  registerRequestDeadlines(app, config.requestTimeoutMs);
+  // Hooks on every request take a callback: an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   // On shutdown, responses still in flight close their keep-alive connection, so close()
   // does not wait out idle sockets.
@@ -101,8 +104,9 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   registerErrorHandling(app);
   registerJsonBodies(app);

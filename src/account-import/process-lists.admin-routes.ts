@@ -166,7 +166,7 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
   app.get(
     '/import-processes/export/',
     {
-      handlerTimeout: LONG_REQUEST_TIMEOUT_MS,
+      config: { requestTimeoutMs: LONG_REQUEST_TIMEOUT_MS },
       schema: {
         tags,
         summary: 'The same list as one streamed CSV or NDJSON export',
@@ -199,7 +199,7 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
     app.post(
       `/import-processes/${action}/`,
       {
-        handlerTimeout: LONG_REQUEST_TIMEOUT_MS,
+        config: { requestTimeoutMs: LONG_REQUEST_TIMEOUT_MS },
         schema: {
           tags,
           summary:

@@ -25,6 +25,11 @@ export class KeyScopes {
     return this.cache.get(id);
   }
 
+  /** The key's scope when it is cached and fresh, without waiting; undefined: ask active(). */
+  cachedActive(id: string): ApiKeyScope | undefined {
+    return this.cache.peek(id);
+  }
+
   /** Revokes the key; false when no key has that id. */
   async revoke(id: string): Promise<boolean> {
     this.cache.forget(id);

@@ -51,25 +51,46 @@ export function registerTokenAuth(
 ) {
   app.decorateRequest('apiKey', null);
 
-  app.addHook('onRequest', async (request) => {
-    const header = request.headers.authorization;
-    if (!header) throw notAuthenticated();
-    const m = /^Token\s+(\S+)\s*$/i.exec(header);
-    if (!m) throw authenticationFailed('The Authorization header must read "Token <token>".');
-    const keyId = await deps.tokens.verify(m[1], 'access');
-    if (keyId === null) throw authenticationFailed();
-    const scope = await deps.keyScopes.active(keyId);
+  /** The key's scope, or why the request is refused; answered at once from the caches when it can be. */
+  const admit = (scope: ApiKeyScope | null, request: FastifyRequest) => {
     if (scope === null) throw authenticationFailed('The API key behind this token has been revoked.');
     const wait = deps.limiter.take(scope.id);
     if (wait > 0) throw throttled(wait);
     request.apiKey = scope;
+  };
+  const admitLater = async (request: FastifyRequest, token: string) => {
+    const keyId = await deps.tokens.verify(token, 'access');
+    if (keyId === null) throw authenticationFailed();
+    admit(await deps.keyScopes.active(keyId), request);
+  };
+
+  // A callback hook: a poll whose token and key are cached costs no promise here.
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      const header = request.headers.authorization;
+      if (!header) throw notAuthenticated();
+      const m = /^Token\s+(\S+)\s*$/i.exec(header);
+      if (!m) throw authenticationFailed('The Authorization header must read "Token <token>".');
+      const keyId = deps.tokens.verifiedBefore(m[1], 'access');
+      if (keyId === null) throw authenticationFailed();
+      const scope = keyId === undefined ? undefined : deps.keyScopes.cachedActive(keyId);
+      if (scope === undefined) {
+        admitLater(request, m[1]).then(() => done(), done);
+        return;
+      }
+      admit(scope, request);
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const scope = request.apiKey!;
     for (const supplier of suppliersNamed(request)) {
-      if (!canAccessSupplier(scope, supplier)) throw permissionDenied();
+      if (!canAccessSupplier(scope, supplier)) return done(permissionDenied());
     }
+    done();
   });
 }
 

@@ -67,15 +67,20 @@ export class TokenService {
   }
 
   /** The key id a valid token of that use was issued for, or null (bad signature, expired, wrong use). */
-  async verify(token: string, use: TokenUse): Promise<string | null> {
+  /** verify() for a token verified before, without waiting; undefined: not known yet, ask verify(). */
+  verifiedBefore(token: string, use: TokenUse): string | null | undefined {
     const hit = this.verified.get(token);
-    if (hit) {
-      if (hit.exp * 1000 <= Date.now()) {
-        this.verified.delete(token);
-        return null;
-      }
-      return hit.use === use ? hit.sub : null;
+    if (!hit) return undefined;
+    if (hit.exp * 1000 <= Date.now()) {
+      this.verified.delete(token);
+      return null;
     }
+    return hit.use === use ? hit.sub : null;
+  }
+
+  async verify(token: string, use: TokenUse): Promise<string | null> {
+    const before = this.verifiedBefore(token, use);
+    if (before !== undefined) return before;
     try {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
       if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;

@@ -48,10 +48,6 @@ export function fromFastifyError(error: Error, request: FastifyRequest): ApiErro
       return apiError('parse_error', 'The request body is not valid JSON.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return apiError('parse_error', 'The Content-Length header does not match the body.');
-    case 'FST_ERR_HANDLER_TIMEOUT':
-      // REQUEST_TIMEOUT_MS passed without an answer: the database (or a dependency) is stalled.
-      request.log.warn({ err }, 'request timed out');
-      return serviceUnavailable();
   }
   // JSON.parse failures and prototype-poisoning rejections arrive as 400 SyntaxErrors.
   if (err.statusCode === 400 && (err instanceof SyntaxError || err.name === 'SyntaxError')) {

@@ -17,6 +17,7 @@ import {
   takeExactText,
 } from '../vocabulary/exact-numbers.ts';
 import { MAX_NESTING_DEPTH } from '../vocabulary/field-types.ts';
+import { scanJsonText } from '../vocabulary/json-text.ts';
 import { payloadTooLarge, unsupportedMediaType, validationFailed } from './error-catalogue.ts';
 import { fromFastifyError } from './error-handler.ts';
 import { type ErrorItem, item } from './errors.ts';
@@ -76,32 +77,10 @@ const DEPTH_DETAIL = `Values may nest at most ${MAX_NESTING_DEPTH} levels deep.`
 const UNICODE_DETAIL =
   'Strings must be valid Unicode: this one holds an unpaired surrogate (\\ud800–\\udfff).';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-/** Text that may hide what the walk looks for: a NUL or surrogate escape. */
-const SUSPECT_TEXT = /\\u0000|\\u[dD][89a-fA-F]/;
 
 /** A JSON object (not null, not an array): what a body, query string or params object is read as. */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The deepest nesting of objects and arrays in JSON text (strings skipped). */
-export function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
-      depth++;
-      if (depth > deepest) deepest = depth;
-    } else if (c === 125 || c === 93) depth--;
-  }
-  return deepest;
 }
 
 /**
@@ -210,10 +189,11 @@ function readJson(parseJson: JsonParser, request: FastifyRequest, text: string, 
     return read;
   })();
   if (!parsed.ok) return parsed;
-  const kept = parseKeepingNumbers(text, parsed.value);
+  // One pass over the raw text first: most bodies hold no NUL escape, no long number and are shallow.
+  const scan = scanJsonText(text);
+  const kept = parseKeepingNumbers(text, parsed.value, scan.longNumbers);
   if ('rootNumber' in kept) return { ok: false, error: refused([rootNumber]) };
-  // Cheap tests of the raw text first: most bodies hold no NUL escape and are shallow.
-  const suspect = SUSPECT_TEXT.test(text) || nestingDepth(text) > MAX_NESTING_DEPTH;
+  const suspect = scan.suspectEscapes || scan.depth > MAX_NESTING_DEPTH;
   // A body of fewer characters cannot hold that many list items: most pay nothing.
   const large = text.length > 2 * MAX_LIST_ITEMS;
   const body = kept.value;
@@ -266,12 +246,13 @@ export function registerJsonBodies(app: FastifyInstance) {
       ),
     );
   });
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const query = request.query;
-    if (!isJsonObject(query)) return;
+    if (!isJsonObject(query)) return done();
     const problems = bodyProblems(query);
-    if (problems.length > 0) throw refused(problems);
+    if (problems.length > 0) return done(refused(problems));
     readBooleanFlags(request, query);
+    done();
   });
 }
 
@@ -300,9 +281,9 @@ function readBooleanFlags(request: FastifyRequest, query: Record<string, unknown
  */
 function refuseOtherBodies(app: FastifyInstance) {
   app.removeContentTypeParser('text/plain');
-  app.addHook('preValidation', async (request) => {
-    if (request.method !== 'POST' && request.method !== 'PATCH' && request.method !== 'PUT') return;
-    if (request.headers['content-type'] !== undefined) return;
-    if (request.routeOptions.schema?.body !== undefined) throw unsupportedMediaType();
+  app.addHook('preValidation', (request, _reply, done) => {
+    const takesBody = request.method === 'POST' || request.method === 'PATCH' || request.method === 'PUT';
+    const untyped = takesBody && request.headers['content-type'] === undefined;
+    done(untyped && request.routeOptions.schema?.body !== undefined ? unsupportedMediaType() : undefined);
   });
 }

@@ -15,7 +15,7 @@ export function registerMetrics(app: FastifyInstance, registry: Registry = new R
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     duration.observe(
       {
         method: request.method,
@@ -24,6 +24,7 @@ export function registerMetrics(app: FastifyInstance, registry: Registry = new R
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
     reply.type(registry.contentType).send(await registry.metrics()),

@@ -10,6 +10,8 @@
  * never see each other's numbers and nothing outlives its body.
  */
 
+import { scanJsonText } from './json-text.ts';
+
 export const IMPRECISE_NUMBER_DETAIL =
   'This number cannot be kept exactly as a JSON number here (too many digits, beyond ±(2^53 − 1) or out of range): send it as a string.';
 
@@ -25,8 +27,6 @@ const exactNumbers = new WeakMap<object, Map<string, ExactNumber>>();
 /** Every object or array that holds such a number somewhere beneath it. */
 const holdsExactNumbers = new WeakSet<object>();
 
-/** Cheap test of raw text: could it hold a number a double cannot keep? */
-const MAYBE_IMPRECISE = /\d[\d.]{15,}|[eE][+-]?\d{3}/;
 /** Exponents beyond this are not written out (a decimal field refuses the raw text). */
 const MAX_EXPANDED_EXPONENT = 400;
 
@@ -117,8 +117,12 @@ const MAX_WALK_DEPTH = 100;
  * Parses JSON text already known to be valid, keeping the text of every number a double cannot
  * keep. A whole body that is such a number is returned as `rootNumber` (no object to hold it).
  */
-export function parseKeepingNumbers(text: string, parsed: unknown): ParsedBody {
-  if (!MAYBE_IMPRECISE.test(text)) return { value: parsed };
+export function parseKeepingNumbers(
+  text: string,
+  parsed: unknown,
+  longNumbers = scanJsonText(text).longNumbers,
+): ParsedBody {
+  if (!longNumbers) return { value: parsed };
   const tokens = impreciseTokens(text);
   if (tokens.length === 0) return { value: parsed };
   // Each such number is swapped for a marker string no client can send (it holds NUL, which

@@ -10,9 +10,8 @@ import { exactUnits, formatMoney, MONEY_PLACES } from './amounts.ts';
 import { type Transaction, TransactionsBodySchema, type TransactionsRequest } from './transaction.schema.ts';
 import { balanceSign, invalidAmount, transactionErrors } from './transaction-rules.ts';
 import {
-  addToBalance,
   insertPinnedNote,
-  insertTransactions,
+  insertTransactionsMovingBalance,
   selectExistingTransactionIds,
 } from './transactions.queries.ts';
 
@@ -163,8 +162,11 @@ export async function importTransactions(deps: FollowUpDeps, raw: unknown, flags
       }
       if (body.dry_run === true) return { results };
       if (rows.length > 0) {
-        await tx.query(insertTransactions, [account.id, JSON.stringify(rows)]);
-        await tx.query(addToBalance, [account.id, formatMoney(balanceChange)]);
+        await tx.query(insertTransactionsMovingBalance, [
+          account.id,
+          JSON.stringify(rows),
+          formatMoney(balanceChange),
+        ]);
       }
       if (moved.length > 0) {
         await tx.query(insertPinnedNote, [

@@ -50,6 +50,12 @@ export class NotifiedCache<V> {
     return cache;
   }
 
+  /** The cached value while it is fresh, without waiting; undefined when get() must load it. */
+  peek(key: string): V | undefined {
+    const hit = this.entries.get(key);
+    return hit !== undefined && Date.now() - hit.at < this.maxAgeMs ? hit.value : undefined;
+  }
+
   async get(key: string): Promise<V | null> {
     const now = Date.now();
     const hit = this.entries.get(key);

@@ -1,0 +1,69 @@
+/**
+ * One pass over JSON text already known to be valid, reading what the parsed value no longer
+ * shows cheaply: how deep it nests, whether a string holds an escape that may be NUL or half a
+ * surrogate pair (`\u0000`, `\uD800`–`\uDFFF`), and whether a number token is long enough that
+ * a double might not keep it. A character loop: the regular expressions it replaced scanned the
+ * text three times and cost ≈ 8 % of a validate request (docs/performance.md).
+ */
+export interface JsonTextScan {
+  /** The deepest nesting of objects and arrays. */
+  depth: number;
+  /** A `\u0000` or `\uD8xx`–`\uDFxx` escape in some string (a pair is flagged too; the walk decides). */
+  suspectEscapes: boolean;
+  /**
+   * A number token with an exponent or more than 15 characters. Any other number has at most
+   * 15 significant digits, which a double keeps exactly, so no other number needs a closer look.
+   */
+  longNumbers: boolean;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const LOWER_U = 117;
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** Whether the four hex digits at `at` are 0000 or a surrogate's (d8–df). */
+function suspectHex(text: string, at: number): boolean {
+  const first = text.charCodeAt(at) | 0x20; // lower case
+  if (first === 100 /* d */) {
+    const second = text.charCodeAt(at + 1) | 0x20;
+    return second === 56 || second === 57 || (second >= 97 && second <= 102); // 8, 9, a–f
+  }
+  return text.startsWith('0000', at);
+}
+
+export function scanJsonText(text: string): JsonTextScan {
+  let depth = 0;
+  let deepest = 0;
+  let suspectEscapes = false;
+  let longNumbers = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i++; i < n; i++) {
+        const s = text.charCodeAt(i);
+        if (s === QUOTE) break;
+        if (s === BACKSLASH) {
+          i++;
+          if (!suspectEscapes && text.charCodeAt(i) === LOWER_U) suspectEscapes = suspectHex(text, i + 1);
+        }
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 125 || c === 93) {
+      depth--;
+    } else if (c === 45 || isDigit(c)) {
+      const start = i;
+      let exponent = false;
+      for (; i + 1 < n; i++) {
+        const d = text.charCodeAt(i + 1);
+        if (d === 101 || d === 69) exponent = true;
+        else if (!isDigit(d) && d !== 46 && d !== 45 && d !== 43) break;
+      }
+      if (exponent || i - start + 1 > 15) longNumbers = true;
+    }
+  }
+  return { depth: deepest, suspectEscapes, longNumbers };
+}
