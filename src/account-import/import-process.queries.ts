@@ -23,26 +23,35 @@ export interface LatestEvent {
   data: Record<string, unknown> | null;
 }
 
+/** A process's status, its datetimes already in the wire form (`YYYY-MM-DDTHH:MM:SSZ`). */
 export interface ImportProcessStatusRow {
   id: string;
   status: ImportProcessStatus;
   account_number: string | null;
   latest_error: LatestError | null;
   latest_event: LatestEvent;
-  created_at: Date;
-  modified_at: Date;
+  created_at: string;
+  modified_at: string;
 }
+
+/** The interface's datetime form, written by PostgreSQL: a poll then parses and formats no Date. */
+const wire = (timestamp: string) =>
+  `to_char((${timestamp}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 
 const selectStatuses = sql(
   'selectImportProcessStatuses',
-  `SELECT k.i, p.id, p.status, a.number AS account_number, p.latest_error, p.latest_event, p.created_at, p.modified_at
+  `SELECT k.i, p.id, p.status, a.number AS account_number, p.latest_error,
+          coalesce(jsonb_set(p.latest_event, '{occurred_at}',
+                             to_jsonb(${wire("(p.latest_event->>'occurred_at')::timestamptz")})),
+                   p.latest_event) AS latest_event,
+          ${wire('p.created_at')} AS created_at, ${wire('p.modified_at')} AS modified_at
      FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(supplier, external, i)
      JOIN import_processes p ON p.import_supplier = k.supplier AND p.external_account_number = k.external
      LEFT JOIN accounts a ON a.id = p.account_id`,
 );
 
 /** The status rows of processes by (supplier, external number), in the order asked; null where none. */
-async function findImportProcessStatuses(
+export async function findImportProcessStatuses(
   db: Queryable,
   keys: [string, string][],
 ): Promise<(ImportProcessStatusRow | null)[]> {

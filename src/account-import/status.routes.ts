@@ -1,12 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { notFound } from '../http/error-catalogue.ts';
+import { answerOf, notFound } from '../http/error-catalogue.ts';
 import { authErrorResponses, ErrorRef, SupplierCodeParam } from '../http/schemas.ts';
-import { wireDatetime } from '../http/wire-format.ts';
 import type { Db } from '../infra/db/db.ts';
 import { findSupplier } from '../suppliers/suppliers.queries.ts';
 import type { ImportProcessStatus } from '../vocabulary/import-process-states.ts';
-import { importProcessStatusReader } from './import-process.queries.ts';
+import {
+  findImportProcessStatuses,
+  type ImportProcessStatusRow,
+  importProcessStatusReader,
+} from './import-process.queries.ts';
 import { listAsJsonStream, type ProcessListKind } from './import-process-lists.ts';
 
 /** The V1 (account-transfer-status) projection of a V2 state (PRODUCT.md §6). */
@@ -36,6 +39,43 @@ const V2Status = Type.Object({
     occurred_at: Type.String({ format: 'date-time' }),
     data: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
   }),
+});
+
+const NO_PROCESS = 'No import process exists for that supplier and external identifier.';
+
+/** The V2 status record of a process (interface 3.2; PRODUCT.md §6 for the error and event). */
+function v2StatusOf(row: ImportProcessStatusRow) {
+  return {
+    status: row.status,
+    service_identifier: row.status === 'PROCESSED' ? row.account_number : null,
+    created_at: row.created_at,
+    modified_at: row.modified_at,
+    latest_error: row.status === 'ERRORED' || row.status === 'DRY_RUN_ERRORED' ? row.latest_error : null,
+    latest_event: row.latest_event,
+  };
+}
+
+/** Most identifiers one statuses request may ask about. */
+export const MAX_STATUSES = 1_000;
+
+const StatusesBody = Type.Object(
+  {
+    import_supplier: SupplierCodeParam,
+    external_identifiers: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+      minItems: 1,
+      maxItems: MAX_STATUSES,
+      description: 'External identifiers (external account numbers) of the supplier, at most 1,000.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const StatusResult = Type.Object({
+  external_identifier: Type.String(),
+  status: Type.Union([Type.Literal(200), Type.Literal(404)], {
+    description: 'The status the status endpoint would have answered for this identifier alone.',
+  }),
+  body: Type.Union([V2Status, ErrorRef], { description: 'Its body: the status record, or the 404 error.' }),
 });
 
 const V1Status = Type.Object({
@@ -95,14 +135,47 @@ export const statusRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, {
     async (request) => {
       const { import_supplier_code, external_identifier } = request.params;
       const row = await findStatus(import_supplier_code, external_identifier);
-      if (!row) throw notFound('No import process exists for that supplier and external identifier.');
+      if (!row) throw notFound(NO_PROCESS);
+      return v2StatusOf(row);
+    },
+  );
+
+  app.post(
+    '/v2/data-import/accounts/statuses/',
+    {
+      schema: {
+        tags: ['account import'],
+        summary: 'Status of up to 1,000 account import processes',
+        description:
+          "One result per external identifier, in the order sent, each with the status and body the status endpoint would have answered for it alone (200 with the status, or 404). One query answers them all: a client polling a book's accounts asks for them in batches.",
+        body: {
+          ...StatusesBody,
+          examples: [{ import_supplier: 'ACME', external_identifiers: ['EXT-0000001', 'EXT-0000002'] }],
+        },
+        response: {
+          200: Type.Object(
+            { results: Type.Array(StatusResult) },
+            { description: 'One result per identifier, in order.' },
+          ),
+          400: ErrorRef,
+          ...authErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { import_supplier, external_identifiers } = request.body;
+      const rows = await findImportProcessStatuses(
+        db,
+        external_identifiers.map((external): [string, string] => [import_supplier, external]),
+      );
+      const missing = answerOf(notFound(NO_PROCESS))!.body;
       return {
-        status: row.status,
-        service_identifier: row.status === 'PROCESSED' ? row.account_number : null,
-        created_at: wireDatetime(row.created_at),
-        modified_at: wireDatetime(row.modified_at),
-        latest_error: row.status === 'ERRORED' || row.status === 'DRY_RUN_ERRORED' ? row.latest_error : null,
-        latest_event: { ...row.latest_event, occurred_at: wireDatetime(row.latest_event.occurred_at) },
+        results: rows.map((row, i) => ({
+          external_identifier: external_identifiers[i],
+          ...(row
+            ? { status: 200 as const, body: v2StatusOf(row) }
+            : { status: 404 as const, body: missing }),
+        })),
       };
     },
   );
@@ -129,7 +202,7 @@ export const statusRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, {
     app.get(
       `/v1/data-import/${list.path}/:import_supplier_code/`,
       {
-        handlerTimeout: LIST_STREAM_TIMEOUT_MS,
+        config: { requestTimeoutMs: LIST_STREAM_TIMEOUT_MS },
         schema: {
           tags: ['query'],
           summary: list.summary,

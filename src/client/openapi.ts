@@ -509,6 +509,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/data-import/accounts/statuses/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Status of up to 1,000 account import processes
+         * @description One result per external identifier, in the order sent, each with the status and body the status endpoint would have answered for it alone (200 with the status, or 404). One query answers them all: a client polling a book's accounts asks for them in batches.
+         */
+        post: operations["getAccountImportStatuses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/data-import/accounts/validate/": {
         parameters: {
             query?: never;
@@ -4764,6 +4784,110 @@ export interface operations {
                             external_account_number: string | null;
                             /** @description The status the create endpoint would have answered for this account alone. */
                             status: 201 | 400 | 403 | 413;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is not valid; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, or no valid, credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials do not cover this import supplier. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountImportStatuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "import_supplier": "ACME",
+                 *       "external_identifiers": [
+                 *         "EXT-0000001",
+                 *         "EXT-0000002"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description External identifiers (external account numbers) of the supplier, at most 1,000. */
+                    external_identifiers: string[];
+                    /** @description Import supplier code. */
+                    import_supplier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One result per identifier, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @description Its body: the status record, or the 404 error. */
+                            body: {
+                                /** Format: date-time */
+                                created_at: string;
+                                latest_error: {
+                                    code: string;
+                                    detail: string;
+                                    domain: string;
+                                } | null;
+                                latest_event: {
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                    event: string;
+                                    /** Format: date-time */
+                                    occurred_at: string;
+                                };
+                                /** Format: date-time */
+                                modified_at: string;
+                                /** @description The service account number; set only when PROCESSED. */
+                                service_identifier: string | null;
+                                /** @description PENDING, IN_PROGRESS, PROCESSED, CANCELLED, DRY_RUN_SUCCEEDED, ERRORED or DRY_RUN_ERRORED. */
+                                status: string;
+                            } | components["schemas"]["Error"];
+                            external_identifier: string;
+                            /** @description The status the status endpoint would have answered for this identifier alone. */
+                            status: 200 | 404;
                         }[];
                     };
                 };

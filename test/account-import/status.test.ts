@@ -78,6 +78,50 @@ describe('status endpoints', () => {
     });
   });
 
+  describe('V2 statuses in a batch', () => {
+    const statuses = (body: unknown, h = headers) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v2/data-import/accounts/statuses/',
+        headers: h,
+        payload: body as never,
+      });
+
+    it('answers each identifier, in order, exactly as the status endpoint answers it alone', async () => {
+      const asked = [...IMPORT_PROCESS_STATUSES.map((s) => `ext-${s}`), 'nope', 'ext-PENDING'];
+      const res = await statuses({ import_supplier: 'ST', external_identifiers: asked });
+      assert.equal(res.statusCode, 200, res.body);
+      const { results } = res.json();
+      assert.equal(results.length, asked.length);
+      for (const [i, ext] of asked.entries()) {
+        const alone = await get(`/v2/data-import/accounts/ST/${ext}/`);
+        assert.deepEqual(results[i], {
+          external_identifier: ext,
+          status: alone.statusCode,
+          body: alone.json(),
+        });
+      }
+      assert.equal(results[asked.indexOf('nope')].status, 404);
+    });
+
+    it('refuses another tenant, more than 1,000 identifiers and unknown fields, and knows no other supplier', async () => {
+      const other = await tokenFor(t.app, ['EMPTY']);
+      const denied = await statuses(
+        { import_supplier: 'ST', external_identifiers: ['ext-PENDING'] },
+        other.headers,
+      );
+      assert.equal(denied.statusCode, 403);
+      assert.equal(denied.json().code, 'permission_denied');
+      const many = await statuses({ import_supplier: 'ST', external_identifiers: Array(1_001).fill('x') });
+      assert.equal(many.statusCode, 400);
+      assert.equal(many.json().errors[0].attr, 'external_identifiers');
+      const extra = await statuses({ import_supplier: 'ST', external_identifiers: ['x'], more: 1 });
+      assert.equal(extra.statusCode, 400);
+      const elsewhere = await statuses({ import_supplier: 'EMPTY', external_identifiers: ['ext-PENDING'] });
+      assert.equal(elsewhere.json().results[0].status, 404, "another supplier's identifiers are not found");
+    });
+  });
+
   describe('V1 account-transfer-status', () => {
     const expected: Record<string, string> = {
       PENDING: 'UNKNOWN',

@@ -42,15 +42,17 @@ describe('authentication and supplier scoping on every data-import route', () =>
             payload: (body ??
               (r.path.endsWith('/process/')
                 ? { import_supplier_code: supplier, external_account_number: 'ext-1' }
-                : { import_supplier: supplier, external_account_number: 'ext-1' })) as never,
+                : r.path.endsWith('/statuses/')
+                  ? { import_supplier: supplier, external_identifiers: ['ext-1'] }
+                  : { import_supplier: supplier, external_account_number: 'ext-1' })) as never,
           }
         : {}),
     });
 
   it('finds the data-import routes in the OpenAPI document', () => {
-    // validate, create, bulk create, V2 status, V1 status, three lists, notes, transactions,
-    // statements, payment instruction, V1 validate-account, create-or-update and process
-    assert.equal(routes.length, 15, routes.map((r) => `${r.method} ${r.path}`).join('\n'));
+    // validate, create, bulk create, V2 status, V2 statuses, V1 status, three lists, notes,
+    // transactions, statements, payment instruction, V1 validate-account, create-or-update and process
+    assert.equal(routes.length, 16, routes.map((r) => `${r.method} ${r.path}`).join('\n'));
   });
 
   it('answers 401 not_authenticated without an Authorization header', async () => {

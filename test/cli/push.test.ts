@@ -208,9 +208,14 @@ describe('ferry push', () => {
       return seed / 2 ** 31;
     };
     const kinds: HttpFault[] = [429, 500, 503, 'drop-before', 'drop-after'];
-    const proxy = await startHttpFaultProxy(baseUrl, (n, req) => {
-      if (req.url?.startsWith('/v1/graphql/')) return 'forward';
-      if (n === 40) return 401;
+    // Bulk scheduling and batched polls need few requests: the first ones meet every fault in
+    // turn (the bulk request among them, dropped once after the service acted), then at random.
+    const first: HttpFault[] = [...kinds, 401];
+    let n = 0;
+    const proxy = await startHttpFaultProxy(baseUrl, (_n, req) => {
+      if (req.url?.startsWith('/v1/graphql/') || req.url === '/openapi.json') return 'forward';
+      const fault = first[n++];
+      if (fault !== undefined) return fault;
       return random() < 0.17 ? kinds[Math.floor(random() * kinds.length)] : 'forward';
     });
     try {
@@ -343,14 +348,16 @@ describe('ferry push', () => {
     assert.equal(rows[0].n, 0, 'a dry run creates nothing');
   });
 
-  it('schedules through the bulk endpoint when the server offers it, one account a request when not', async () => {
+  it('schedules and polls in batches when the server offers it, one account a request when not', async () => {
     const BULK = '/v2/data-import/accounts/bulk/';
     const SINGLE = '/v2/data-import/accounts/';
     const counting = (hideBulk: boolean) => {
-      const seen = { bulk: 0, single: 0 };
+      const seen = { bulk: 0, single: 0, statuses: 0, polls: 0 };
       const proxy = startHttpFaultProxy(baseUrl, (_n, req) => {
         if (req.url === BULK) seen.bulk++;
         if (req.url === SINGLE) seen.single++;
+        if (req.url === '/v2/data-import/accounts/statuses/') seen.statuses++;
+        if (req.method === 'GET' && req.url?.startsWith('/v2/data-import/accounts/PUSH_')) seen.polls++;
         // A service whose document cannot be read offers only the interface's own endpoints.
         return hideBulk && req.url === '/openapi.json' ? 500 : 'forward';
       });
@@ -363,7 +370,9 @@ describe('ferry push', () => {
       const { supplier, apiKey, headers, file, report, invalid } = await bookFor('bulk', 1_050, 3);
       const run = push(['accounts', file, '--url', withBulk.url, '--api-key', apiKey, '--report', report]);
       assert.equal(await run.exited, 1, run.err());
-      assert.deepEqual(offered.seen, { bulk: 2, single: 0 }, 'batches of 1,000');
+      const { statuses, ...sent } = offered.seen;
+      assert.deepEqual(sent, { bulk: 2, single: 0, polls: 0 }, 'batches of 1,000, polled in batches');
+      assert.ok(statuses > 0, 'polled with the statuses endpoint');
       await assertFinalReport(supplier, headers, report, 1_050, invalid);
     } finally {
       await withBulk.close();
@@ -376,6 +385,8 @@ describe('ferry push', () => {
       const run = push(['accounts', file, '--url', withoutBulk.url, '--api-key', apiKey, '--report', report]);
       assert.equal(await run.exited, 1, run.err());
       assert.equal(hidden.seen.bulk, 0);
+      assert.equal(hidden.seen.statuses, 0);
+      assert.ok(hidden.seen.polls > 0);
       assert.ok(hidden.seen.single >= 38, `${hidden.seen.single} single requests`);
       await assertFinalReport(supplier, headers, report, 40, invalid);
     } finally {

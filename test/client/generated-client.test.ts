@@ -112,6 +112,7 @@ describe('a client generated from /openapi.json', () => {
       'validate 200',
       'schedule 201',
       'processed',
+      'statuses 200 404',
       'bulk 200 400',
       'notes 201',
       'transactions 201 TRANSACTION_ADDED_TO_ACCOUNT',

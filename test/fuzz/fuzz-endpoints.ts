@@ -408,6 +408,13 @@ function catalogue(w: FuzzWorld): Record<string, SpecParts> {
       name: 'accounts.status',
       params: { import_supplier_code: suppliers, external_identifier: externals },
     },
+    'POST /v2/data-import/accounts/statuses/': {
+      name: 'accounts.statuses',
+      body: fc.record({
+        import_supplier: fc.constantFrom(...suppliers),
+        external_identifiers: fc.array(fc.constantFrom(...externals), { minLength: 1, maxLength: 20 }),
+      }),
+    },
     'GET /v1/data-import/account-transfer-status/:import_supplier_code/:external_account_number/': {
       name: 'transfer-status',
       params: { import_supplier_code: suppliers, external_account_number: externals },

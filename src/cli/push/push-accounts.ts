@@ -15,9 +15,12 @@ const FINAL_V2 = new Set(['PROCESSED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'ERRORE
 export const SUCCEEDED = new Set(['PROCESSED', 'DRY_RUN_SUCCEEDED', 'VALID']);
 
 export const BULK_PATH = '/v2/data-import/accounts/bulk/';
+export const STATUSES_PATH = '/v2/data-import/accounts/statuses/';
 const BULK_MAX_LINES = 1_000;
 const POLL_ROUND_MS = 1_000;
+/** Single status requests in flight at once, or identifiers per statuses request. */
 const POLL_CHUNK = 500;
+const STATUSES_MAX = 1_000;
 
 interface Entry {
   key: string;
@@ -40,6 +43,8 @@ export interface AccountPushOptions {
   mode: AccountPushMode;
   concurrency: number;
   bulk: boolean;
+  /** Whether the service answers statuses in batches (STATUSES_PATH); else one request each. */
+  batchStatus?: boolean;
   warn: (line: string) => void;
 }
 
@@ -266,15 +271,60 @@ export class AccountPush {
         if (o.since <= started - POLL_ROUND_MS / 2) due.push(o);
       }
       const finalBefore = this.finals.size;
-      for (let i = 0; i < due.length; i += POLL_CHUNK) {
-        const polled = await Promise.allSettled(due.slice(i, i + POLL_CHUNK).map((o) => this.#poll(o)));
-        const failed = polled.find((r) => r.status === 'rejected');
-        if (failed) throw failed.reason;
+      if (this.options.batchStatus) await this.#pollInBatches(due);
+      else {
+        for (let i = 0; i < due.length; i += POLL_CHUNK) {
+          const polled = await Promise.allSettled(due.slice(i, i + POLL_CHUNK).map((o) => this.#poll(o)));
+          const failed = polled.find((r) => r.status === 'rejected');
+          if (failed) throw failed.reason;
+        }
       }
-      budget = Math.max(POLL_CHUNK, 2 * (this.finals.size - finalBefore));
+      const least = this.options.batchStatus ? STATUSES_MAX : POLL_CHUNK;
+      budget = Math.max(least, 2 * (this.finals.size - finalBefore));
       const rest = POLL_ROUND_MS - (Date.now() - started);
       if (this.#sendingDone && this.outstanding.size === 0) return;
       if (rest > 0) await new Promise((r) => setTimeout(r, this.#sendingDone ? rest : rest / 4));
+    }
+  }
+
+  /** One statuses request per supplier and thousand accounts, a few at a time. */
+  async #pollInBatches(due: Outstanding[]): Promise<void> {
+    const bySupplier = new Map<string, Outstanding[]>();
+    for (const o of due) {
+      const supplier = o.supplier ?? '';
+      bySupplier.set(supplier, [...(bySupplier.get(supplier) ?? []), o]);
+    }
+    const batches: Outstanding[][] = [];
+    for (const group of bySupplier.values())
+      for (let i = 0; i < group.length; i += STATUSES_MAX) batches.push(group.slice(i, i + STATUSES_MAX));
+    for (let i = 0; i < batches.length; i += this.options.concurrency) {
+      const polled = await Promise.allSettled(
+        batches.slice(i, i + this.options.concurrency).map((batch) => this.#pollBatch(batch)),
+      );
+      const failed = polled.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    }
+  }
+
+  async #pollBatch(batch: Outstanding[]): Promise<void> {
+    const { client } = this.options.session;
+    const answer = await this.options.session.request(() =>
+      client.POST('/v2/data-import/accounts/statuses/', {
+        body: {
+          import_supplier: batch[0].supplier ?? '',
+          external_identifiers: batch.map((o) => o.ext ?? ''),
+        },
+      }),
+    );
+    const results = asObject(answer.body)?.results;
+    if (answer.status !== 200 || !Array.isArray(results) || results.length !== batch.length) {
+      // Not the contract's answer (a line the request could not carry, say): each on its own.
+      for (const o of batch) await this.#poll(o);
+      return;
+    }
+    for (const [i, o] of batch.entries()) {
+      const r = asObject(results[i]);
+      await this.#applyStatus(o, Number(r?.status), r?.body);
     }
   }
 
@@ -285,8 +335,13 @@ export class AccountPush {
         params: { path: { import_supplier_code: o.supplier ?? '', external_identifier: o.ext ?? '' } },
       }),
     );
-    if (answer.status === 200) {
-      const status = answer.body as {
+    return this.#applyStatus(o, answer.status, answer.body);
+  }
+
+  /** What a status answer means for an outstanding account: final, polled again later, or sent again. */
+  async #applyStatus(o: Outstanding, httpStatus: number, body: unknown): Promise<void> {
+    if (httpStatus === 200) {
+      const status = body as {
         status: string;
         service_identifier: string | null;
         latest_error: { code: string; detail: string } | null;
@@ -303,8 +358,8 @@ export class AccountPush {
       return this.#final(o, status.status, status.service_identifier, errors);
     }
     // The journal says scheduled but the service has no such process: schedule it again.
-    if (answer.status === 404) return this.#sendOne(o);
-    this.#final(o, 'REJECTED', null, errorsOf(answer.status, answer.body));
+    if (httpStatus === 404) return this.#sendOne(o);
+    this.#final(o, 'REJECTED', null, errorsOf(httpStatus, body));
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { AccountPush, type AccountPushMode, BULK_PATH } from './push-accounts.ts';
+import { AccountPush, type AccountPushMode, BULK_PATH, STATUSES_PATH } from './push-accounts.ts';
 import { FOLLOW_UP_KINDS, type FollowUpKind, FollowUpPush } from './push-follow-ups.ts';
 import { countInputLines } from './push-input.ts';
 import { startProgress } from './push-progress.ts';
@@ -110,6 +110,7 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
   try {
     await session.start();
     const total = await countInputLines(file);
+    const offered = isAccounts ? await session.offeredPaths() : [];
     const push = isAccounts
       ? new AccountPush({
           session,
@@ -117,7 +118,8 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
           reportPath,
           mode,
           concurrency,
-          bulk: mode !== 'validate' && (await session.offeredPaths()).includes(BULK_PATH),
+          bulk: mode !== 'validate' && offered.includes(BULK_PATH),
+          batchStatus: offered.includes(STATUSES_PATH),
           warn: (line) => io.err(`ferry push: ${line}\n`),
         })
       : new FollowUpPush({ session, kind: kind as FollowUpKind, file, reportPath, concurrency });

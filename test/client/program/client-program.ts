@@ -64,6 +64,16 @@ export async function runClientProgram(input: ProgramInput): Promise<ProgramResu
   if (accountNumber === null) throw new Error('the account was not created in time');
   steps.push('processed');
 
+  // The same status in a batch, beside an identifier that does not exist.
+  const statuses = await ferry.POST('/v2/data-import/accounts/statuses/', {
+    body: { import_supplier: input.supplier, external_identifiers: [external, `${external}-none`] },
+  });
+  if (statuses.error) throw new Error(`statuses: ${JSON.stringify(statuses.error)}`);
+  const [found, none] = statuses.data.results;
+  const foundNumber = 'service_identifier' in found.body ? found.body.service_identifier : null;
+  if (foundNumber !== accountNumber) throw new Error(`statuses: ${JSON.stringify(found)}`);
+  steps.push(`statuses ${found.status} ${none.status}`);
+
   // The same account again in bulk: created already, so its line answers the already-imported body.
   const bulk = await ferry.POST('/v2/data-import/accounts/bulk/', { body: [input.account] });
   if (bulk.error) throw new Error(`bulk: ${JSON.stringify(bulk.error)}`);
