@@ -62,3 +62,39 @@ export function runLoad(spec: LoadSpec, deadlineMs = 15 * 60_000): Promise<LoadS
     });
   });
 }
+
+/** Ferry's load and its baseline's, measured in alternation; the ratio is the median pair's. */
+export interface Comparison {
+  ferry: LoadSummary;
+  baseline: LoadSummary;
+  ratio: number;
+  /** Every pair's ratio, in the order measured. */
+  ratios: number[];
+  /** Ferry's non-2xx answers and errors over every segment. */
+  failures: number;
+}
+
+/**
+ * Measures `ferry` and `baseline` in `pairs` alternating segments that share `seconds` between
+ * them (each at least 2 s), and answers the pair with the median ratio. On a machine shared with
+ * the load generator, one long run of each compares two different moments: the baseline alone
+ * moved by a factor 2.5 from run to run here (docs/performance.md), and the ratio with it.
+ */
+export async function compareLoads(
+  ferry: (seconds: number) => LoadSpec,
+  baseline: (seconds: number) => LoadSpec,
+  opts: { seconds: number; pairs?: number },
+): Promise<Comparison> {
+  const pairs = opts.pairs ?? 3;
+  const segment = Math.max(2, Math.round(opts.seconds / pairs));
+  const measured: { ferry: LoadSummary; baseline: LoadSummary; ratio: number }[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const f = await runLoad(ferry(segment));
+    const b = await runLoad(baseline(segment));
+    measured.push({ ferry: f, baseline: b, ratio: b.reqPerSec > 0 ? f.reqPerSec / b.reqPerSec : 0 });
+  }
+  const ratios = measured.map((m) => m.ratio);
+  const median = [...measured].sort((x, y) => x.ratio - y.ratio)[Math.floor(pairs / 2)];
+  const failures = measured.reduce((n, m) => n + m.ferry.non2xx + m.ferry.errors, 0);
+  return { ...median, ratios, failures };
+}

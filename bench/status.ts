@@ -1,6 +1,6 @@
 import type { BenchApp } from './env.ts';
 import { SUPPLIER } from './env.ts';
-import { runLoad } from './load.ts';
+import { compareLoads, runLoad } from './load.ts';
 import { type BenchResult, round, type Scale, TARGETS } from './result.ts';
 
 /**
@@ -24,22 +24,32 @@ export async function benchStatus(
   });
   const url = `${ferry.base}${paths[0]}`;
   await runLoad(spec(url, 1, true));
-  const f = await runLoad(spec(url, scale.seconds, true));
   await runLoad(spec(`${baselineBase}/constant/`, 1, false));
-  const b = await runLoad(spec(`${baselineBase}/constant/`, scale.seconds, false));
+  const {
+    ferry: f,
+    baseline: b,
+    ratio,
+    ratios,
+    failures,
+  } = await compareLoads(
+    (seconds) => spec(url, seconds, true),
+    (seconds) => spec(`${baselineBase}/constant/`, seconds, false),
+    { seconds: scale.seconds },
+  );
   if (f.ok === 0) throw new Error(`status: no 2xx answers (${f.non2xx} non-2xx, ${f.errors} errors)`);
   return {
     name: 'status-v2',
     value: round(f.reqPerSec, 0),
     unit: 'req/s',
     baseline: round(b.reqPerSec, 0),
-    ratio: round(f.reqPerSec / b.reqPerSec),
+    ratio: round(ratio),
     target: TARGETS['status-v2'],
-    pass: f.reqPerSec / b.reqPerSec >= 0.5 && f.p99Ms < 20 && f.non2xx === 0 && f.errors === 0,
+    pass: ratio >= 0.5 && f.p99Ms < 20 && failures === 0,
     detail: {
       p50_ms: f.p50Ms,
       p99_ms: f.p99Ms,
       baseline_p99_ms: b.p99Ms,
+      pair_ratios: ratios.map((r) => round(r)).join(' '),
       non2xx: f.non2xx,
       errors: f.errors,
     },
