@@ -292,7 +292,9 @@ export class AccountPush {
     const bySupplier = new Map<string, Outstanding[]>();
     for (const o of due) {
       const supplier = o.supplier ?? '';
-      bySupplier.set(supplier, [...(bySupplier.get(supplier) ?? []), o]);
+      const group = bySupplier.get(supplier);
+      if (group) group.push(o);
+      else bySupplier.set(supplier, [o]);
     }
     const batches: Outstanding[][] = [];
     for (const group of bySupplier.values())
