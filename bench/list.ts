@@ -25,6 +25,10 @@ export async function benchList(
   );
   await db.exec('ANALYZE import_processes');
 
+  // The bench process has run the other benchmarks first: collect their garbage now, so the
+  // growth measured is the list's (run 3 of 2026-11-24 measured +94.6 MB here without this, and
+  // +6.5 to +8.7 MB for the same list in a fresh process; docs/performance.md).
+  (globalThis as { gc?: () => void }).gc?.();
   const rssBefore = process.memoryUsage().rss;
   let peak = rssBefore;
   const sampler = setInterval(() => {

@@ -1,7 +1,7 @@
 /**
  * What a client written from the real deployment's document sends, the four follow-up imports
  * accept: every follow-up request example of the GB reference — the files of
- * reference/examples/ and the request examples of the EDF OpenAPI document — posted verbatim for
+ * reference/examples/ and the request examples of the GB OpenAPI document — posted verbatim for
  * an imported account answers 201.
  *
  * CI sees the repository alone, so the examples are copied into fixtures (each names its source);
@@ -62,12 +62,20 @@ const EXAMPLE_FILES: Record<string, { copy: URL; endpoint: string }> = {
 const NOT_FOLLOW_UP = new Set(['account.json']);
 
 /** The GB document's request examples of the four endpoints: path → example name → body. */
-const OPENAPI_COPY = new URL('./fixtures/edf-follow-up-request-examples.json', import.meta.url);
+const OPENAPI_COPY = new URL('./fixtures/gb-follow-up-request-examples.json', import.meta.url);
 
 const readJson = (url: URL): Obj => JSON.parse(readFileSync(url, 'utf8'));
 
+/** The reference's GB OpenAPI document: of its two, the one that never names an Australian NMI. */
+function gbDocumentName(): string {
+  const names = readdirSync(REFERENCE).filter((f) => f.endsWith('-openapi.yml'));
+  const gb = names.filter((f) => !/\bNMI\b/.test(readFileSync(new URL(f, REFERENCE), 'utf8')));
+  assert.equal(gb.length, 1, `one GB document among ${names.join(', ')}`);
+  return gb[0];
+}
+
 function openApiRequestExamples(): Record<string, Record<string, Obj>> {
-  const doc = parse(readFileSync(new URL('edf-kraken-data-import-openapi.yml', REFERENCE), 'utf8'));
+  const doc = parse(readFileSync(new URL(gbDocumentName(), REFERENCE), 'utf8'));
   return Object.fromEntries(
     ENDPOINTS.map((path) => {
       const examples = doc.paths[path].post.requestBody.content['application/json'].examples ?? {};
@@ -88,7 +96,7 @@ function referenceBodies(): [string, string, Obj][] {
   ]);
   for (const [path, examples] of Object.entries(readJson(OPENAPI_COPY))) {
     for (const [name, body] of Object.entries(examples as Obj)) {
-      bodies.push([`edf-kraken-data-import-openapi.yml ${path} ${name}`, path, body]);
+      bodies.push([`GB OpenAPI document ${path} ${name}`, path, body]);
     }
   }
   return bodies;
@@ -105,7 +113,7 @@ describe('the reference copies', () => {
     }
   });
 
-  it('hold every request example of the four endpoints in the EDF OpenAPI document, unchanged', {
+  it('hold every request example of the four endpoints in the GB OpenAPI document, unchanged', {
     skip,
   }, () => {
     const examples = openApiRequestExamples();

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 const REFERENCE = new URL('../../../../shared/reference/examples/account.json', import.meta.url);
 const COPY = new URL('./fixtures/example-account.json', import.meta.url);
 
-// The EDF document's request example of the V2 validate and create endpoints is this same account
+// The GB OpenAPI document's request example of the V2 validate and create endpoints is this same account
 // (compared with a YAML 1.1 parser; the yaml package reads its unquoted 07123456789 as a number).
 describe('example account fixture', () => {
   it('is the reference example, byte for byte, where the reference is at hand', {
