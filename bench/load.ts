@@ -75,8 +75,8 @@ export interface Comparison {
 }
 
 /**
- * Measures `ferry` and `baseline` in `pairs` alternating segments that share `seconds` between
- * them (each at least 2 s), and answers the pair with the median ratio. On a machine shared with
+ * After a one-second warm-up of each, measures `ferry` and `baseline` in `pairs` alternating
+ * segments that share `seconds` between them (each at least 2 s), and answers the pair with the median ratio. On a machine shared with
  * the load generator, one long run of each compares two different moments: the baseline alone
  * moved by a factor 2.5 from run to run here (docs/performance.md), and the ratio with it.
  */
@@ -87,6 +87,9 @@ export async function compareLoads(
 ): Promise<Comparison> {
   const pairs = opts.pairs ?? 3;
   const segment = Math.max(2, Math.round(opts.seconds / pairs));
+  // A second of each first: the JIT warm on both sides before anything counts.
+  await runLoad(ferry(1));
+  await runLoad(baseline(1));
   const measured: { ferry: LoadSummary; baseline: LoadSummary; ratio: number }[] = [];
   for (let i = 0; i < pairs; i++) {
     const f = await runLoad(ferry(segment));

@@ -1,6 +1,6 @@
 import type { BenchApp } from './env.ts';
 import { SUPPLIER } from './env.ts';
-import { compareLoads, runLoad } from './load.ts';
+import { compareLoads } from './load.ts';
 import { type BenchResult, round, type Scale, TARGETS } from './result.ts';
 
 /**
@@ -23,8 +23,6 @@ export async function benchStatus(
     ...(rotate ? { generate: { kind: 'paths' as const, paths } } : {}),
   });
   const url = `${ferry.base}${paths[0]}`;
-  await runLoad(spec(url, 1, true));
-  await runLoad(spec(`${baselineBase}/constant/`, 1, false));
   const {
     ferry: f,
     baseline: b,

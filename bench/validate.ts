@@ -1,7 +1,7 @@
 import { accountFor } from '../test/helpers/account-fixtures.ts';
 import type { BenchApp } from './env.ts';
 import { SUPPLIER } from './env.ts';
-import { compareLoads, runLoad } from './load.ts';
+import { compareLoads } from './load.ts';
 import { type BenchResult, round, type Scale, TARGETS } from './result.ts';
 
 /** §7 validate: a realistic GB account, against a bare Fastify route that parses the same body. */
@@ -20,8 +20,6 @@ export async function benchValidate(
     body,
   });
   const ferryUrl = `${ferry.base}/v2/data-import/accounts/validate/`;
-  await runLoad(spec(ferryUrl, 1)); // warm-up
-  await runLoad(spec(`${baselineBase}/parse/`, 1));
   const {
     ferry: f,
     baseline: b,
