@@ -37,6 +37,16 @@ describe('scanning JSON text', () => {
       { seed: SEED, numRuns: 500 },
     );
     assert.equal(scanJsonText('{"a":"[[[{{{","b":[[1]]}').depth, 3, 'brackets in strings do not count');
+    // Strings are skipped to their closing quote: an escaped quote does not close them, an escaped backslash does not escape it.
+    const quotes = fc.string({ unit: fc.constantFrom('a', '\\', '"', '[', '{', ']', '}') });
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6, stringUnit: quotes as never }), (value) => {
+        assert.equal(scanJsonText(JSON.stringify(value)).depth, depthOf(value));
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
+    assert.equal(scanJsonText('{"a":"x\\\\","b":[[1]]}').depth, 3);
+    assert.equal(scanJsonText('{"a":"\\"[[[","b":1}').depth, 1);
   });
 
   it('flags exactly the texts whose strings hold NUL or an unpaired surrogate (as JSON.stringify escapes them)', () => {

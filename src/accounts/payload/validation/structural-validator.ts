@@ -1,7 +1,9 @@
 /**
- * Structural validation (types, required and unknown fields, enums, limits, formats) by a schema
- * compiled once with Ajv. Compilation happens on first use, not at import time, so importing the
- * module is free and tests that never validate never pay for it.
+ * Structural validation (types, required and unknown fields, enums, limits, formats). A document
+ * first meets the pass generated from the schema (structure-pass.ts), which only says whether it
+ * passes; a document it refuses goes to the schema compiled with Ajv, whose errors are the ones
+ * reported. Compilation happens on first use, not at import time, so importing the module is free
+ * and tests that never validate never pay for it.
  */
 import type { TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -16,6 +18,7 @@ import {
 import { ajvErrorToIssue, type StructuralIssue } from './ajv-error-to-issue.ts';
 import { FORMAT_CHECKS } from './field-formats.ts';
 import { splitSchema } from './split-schema.ts';
+import { compileStructurePass, type StructurePass } from './structure-pass.ts';
 
 export interface StructuralResult {
   /** One error per attr, in document order. */
@@ -46,10 +49,26 @@ function ajv(): Ajv {
   return sharedAjv;
 }
 
-/** A function that checks `value` against `schema`, compiling the schema on its first call. */
+/** A function that checks `value` against `schema`: the generated pass first, Ajv to explain a refusal. */
 export function structuralValidator(
   schema: TSchema,
 ): (value: unknown, attrPrefix?: string) => StructuralResult {
+  let pass: StructurePass | undefined;
+  const explain = ajvValidator(schema);
+  return (value, attrPrefix = '') => {
+    pass ??= compileStructurePass(schema);
+    const passed = pass(value);
+    if (passed && leftoverNumbers(value).length === 0)
+      return { errors: [], blockedPaths: [], decimalNumbers: passed };
+    return explain(value, attrPrefix);
+  };
+}
+
+/**
+ * The same check by Ajv alone, naming every error. Exported for the test that holds the generated
+ * pass to it.
+ */
+export function ajvValidator(schema: TSchema): (value: unknown, attrPrefix?: string) => StructuralResult {
   let validate: ValidateFunction | undefined;
   return (value, attrPrefix = '') => {
     validate ??= compile(schema);
