@@ -1,10 +1,17 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { prepareAccountPayloadValidation } from '../src/accounts/payload/validate-account-payload.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as ValidationModule from '../src/accounts/payload/validate-account-payload.ts';
+import type * as AppModule from '../src/app.ts';
+import type * as ConfigModule from '../src/config.ts';
 import type { FerryConfig } from '../src/config.ts';
 import { type Db, sql } from '../src/infra/db/db.ts';
-import { buildTestAppOn, tokenFor } from '../test/helpers/test-app.ts';
+import type * as ObjectStoreModule from '../src/infra/storage/file-object-store.ts';
+import type * as VendorsModule from '../src/infra/vendors/vendor-registry.ts';
+import { OPERATOR_KEY, tokenFor } from '../test/helpers/test-app.ts';
 import { createFreshDb } from '../test/helpers/test-db.ts';
 
 const SOCKET_DIR = '/var/run/postgresql';
@@ -49,13 +56,43 @@ export interface BenchApp {
 export const SUPPLIER = 'BENCH';
 export const BIG_SUPPLIER = 'BIGLIST';
 
-/** The whole service on a real socket on 127.0.0.1, rate limiting out of the way. */
+/**
+ * A module of the service as built (`dist/`, by `prebench`): what `npm start` runs. Loaded through
+ * the TypeScript loader the bench itself runs on, the same code costs ≈ 17 % more CPU (measured on
+ * the account validation: 31 µs against 26 µs), which is the loader's and not Ferry's.
+ */
+function built<M>(path: string): Promise<M> {
+  return import(new URL(`../dist/src/${path}`, import.meta.url).href) as Promise<M>;
+}
+
+/** The whole service, as built, on a real socket on 127.0.0.1, rate limiting out of the way. */
 export async function startFerry(db: Db, workerConcurrency?: number): Promise<BenchApp> {
-  prepareAccountPayloadValidation();
-  const { app, config } = await buildTestAppOn(db, {
+  const [{ buildApp }, { loadConfig }, { FileObjectStore }, { createPaymentVendors }, validation] =
+    await Promise.all([
+      built<typeof AppModule>('app.js'),
+      built<typeof ConfigModule>('config.js'),
+      built<typeof ObjectStoreModule>('infra/storage/file-object-store.js'),
+      built<typeof VendorsModule>('infra/vendors/vendor-registry.js'),
+      built<typeof ValidationModule>('accounts/payload/validate-account-payload.js'),
+    ]);
+  validation.prepareAccountPayloadValidation();
+  const config = loadConfig({
+    DATA_DIR: '.tmp/bench-data',
     RATE_LIMIT_PER_SECOND: '1000000',
     ...(workerConcurrency ? { WORKER_CONCURRENCY: String(workerConcurrency) } : {}),
     LOG_LEVEL: 'silent',
+  });
+  const documents = mkdtempSync(join(tmpdir(), 'ferry-bench-docs-'));
+  const objectStore = new FileObjectStore(documents);
+  const app = await buildApp(config, {
+    db,
+    objectStore,
+    paymentVendors: createPaymentVendors(config),
+    operatorKey: OPERATOR_KEY,
+  });
+  app.addHook('onClose', async () => {
+    await objectStore.close();
+    rmSync(documents, { recursive: true, force: true });
   });
   const { headers } = await tokenFor(app, [SUPPLIER, BIG_SUPPLIER]);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -7,9 +7,32 @@
 /** Decimal places every payload amount fits in. */
 export const MONEY_SCALE = 10;
 
-const DECIMAL = /^(-?)(\d*)(?:\.(\d*))?$/;
-
 export type DecimalProblem = 'invalid_decimal' | 'max_whole_digits' | 'max_decimal_places';
+
+/**
+ * Where the parts of a decimal string lie: an optional `-`, whole digits, then optionally `.` and
+ * fraction digits, nothing else (ASCII digits only). One object, overwritten by each call: every
+ * decimal of a payload is read this way, and a character loop builds nothing.
+ */
+const parts = { negative: false, wholeStart: 0, wholeEnd: 0, fractionStart: 0, fractionEnd: 0 };
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** Fills `parts` and returns true when `value` is `-?\d*(\.\d*)?` with at least one digit. */
+function readParts(value: string): boolean {
+  const n = value.length;
+  let i = 0;
+  parts.negative = value.charCodeAt(0) === 45;
+  if (parts.negative) i++;
+  parts.wholeStart = i;
+  while (i < n && isDigit(value.charCodeAt(i))) i++;
+  parts.wholeEnd = i;
+  if (i < n && value.charCodeAt(i) === 46) i++;
+  parts.fractionStart = i;
+  while (i < n && isDigit(value.charCodeAt(i))) i++;
+  parts.fractionEnd = i;
+  return i === n && parts.wholeEnd - parts.wholeStart + parts.fractionEnd - parts.fractionStart > 0;
+}
 
 /** Why `value` is not a decimal with at most `wholeDigits` and `fractionDigits`, or null if it is. */
 export function decimalProblem(
@@ -17,13 +40,14 @@ export function decimalProblem(
   wholeDigits: number,
   fractionDigits: number,
 ): DecimalProblem | null {
-  const match = DECIMAL.exec(value);
-  if (match === null) return 'invalid_decimal';
-  const whole = match[2];
-  const fraction = match[3] ?? '';
-  if (whole.length + fraction.length === 0) return 'invalid_decimal';
-  if (whole.replace(/^0+(?=\d)/, '').length > wholeDigits) return 'max_whole_digits';
-  if (fraction.length > fractionDigits) return 'max_decimal_places';
+  // A value of another type reads as its text, as the regular expression this replaced read it.
+  if (typeof value !== 'string') return decimalProblem(String(value), wholeDigits, fractionDigits);
+  if (!readParts(value)) return 'invalid_decimal';
+  // Leading zeros do not count, but a whole part of zeros is one digit.
+  let significant = parts.wholeStart;
+  while (significant < parts.wholeEnd - 1 && value.charCodeAt(significant) === 48) significant++;
+  if (parts.wholeEnd - significant > wholeDigits) return 'max_whole_digits';
+  if (parts.fractionEnd - parts.fractionStart > fractionDigits) return 'max_decimal_places';
   return null;
 }
 
@@ -37,12 +61,12 @@ export function isDecimalString(value: string): boolean {
  * it is not a decimal or has more than `scale` decimal places.
  */
 export function toScaledInteger(value: string, scale: number = MONEY_SCALE): bigint | null {
-  const match = DECIMAL.exec(value);
-  if (match === null) return null;
-  const [, sign, whole, fraction = ''] = match;
-  if (whole.length + fraction.length === 0 || fraction.length > scale) return null;
+  if (typeof value !== 'string') return toScaledInteger(String(value), scale);
+  if (!readParts(value) || parts.fractionEnd - parts.fractionStart > scale) return null;
+  const whole = value.slice(parts.wholeStart, parts.wholeEnd);
+  const fraction = value.slice(parts.fractionStart, parts.fractionEnd);
   const units = BigInt((whole || '0') + fraction.padEnd(scale, '0'));
-  return sign === '-' ? -units : units;
+  return parts.negative ? -units : units;
 }
 
 /** The scaled value a missing optional amount counts as (absent balances are zero). */
