@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type * as ValidationModule from '../src/accounts/payload/validate-account-payload.ts';
 import type * as AppModule from '../src/app.ts';
 import type * as ConfigModule from '../src/config.ts';
