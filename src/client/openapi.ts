@@ -1082,7 +1082,7 @@ export interface components {
              * @description Not in the future.
              */
             transaction_date: string;
-            /** @description Unique across all transactions of the payload. */
+            /** @description Unique across all transactions of the payload. At most 128 characters. */
             transaction_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1222,7 +1222,7 @@ export interface components {
              * @description Not in the future.
              */
             transaction_date: string;
-            /** @description Unique across all transactions of the payload. */
+            /** @description Unique across all transactions of the payload. At most 128 characters. */
             transaction_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1974,7 +1974,7 @@ export interface components {
              * @description Not in the future.
              */
             transaction_date: string;
-            /** @description Unique across all transactions of the payload. */
+            /** @description Unique across all transactions of the payload. At most 128 characters. */
             transaction_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2297,7 +2297,7 @@ export interface components {
              * @description Not in the future.
              */
             transaction_date: string;
-            /** @description Unique across all transactions of the payload. */
+            /** @description Unique across all transactions of the payload. At most 128 characters. */
             transaction_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2423,7 +2423,7 @@ export interface components {
              * @description Not in the future.
              */
             transaction_date: string;
-            /** @description Unique across all transactions of the payload. */
+            /** @description Unique across all transactions of the payload. At most 128 characters. */
             transaction_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -4247,7 +4247,7 @@ export interface operations {
                          * @description Not in the future.
                          */
                         transaction_date: string;
-                        /** @description Unique across all transactions of the payload. */
+                        /** @description Unique across all transactions of the payload. At most 128 characters. */
                         transaction_id: string;
                         /** @enum {string} */
                         type: "CREDIT";
@@ -4281,7 +4281,7 @@ export interface operations {
                          * @description Not in the future.
                          */
                         transaction_date: string;
-                        /** @description Unique across all transactions of the payload. */
+                        /** @description Unique across all transactions of the payload. At most 128 characters. */
                         transaction_id: string;
                         /** @enum {string} */
                         type: "CHARGE";
@@ -4304,7 +4304,7 @@ export interface operations {
                          * @description Not in the future.
                          */
                         transaction_date: string;
-                        /** @description Unique across all transactions of the payload. */
+                        /** @description Unique across all transactions of the payload. At most 128 characters. */
                         transaction_id: string;
                         /** @enum {string} */
                         type: "PAYMENT";
@@ -4327,7 +4327,7 @@ export interface operations {
                          * @description Not in the future.
                          */
                         transaction_date: string;
-                        /** @description Unique across all transactions of the payload. */
+                        /** @description Unique across all transactions of the payload. At most 128 characters. */
                         transaction_id: string;
                         /** @enum {string} */
                         type: "REPAYMENT";
@@ -4389,7 +4389,7 @@ export interface operations {
                          * @description Not in the future.
                          */
                         transaction_date: string;
-                        /** @description Unique across all transactions of the payload. */
+                        /** @description Unique across all transactions of the payload. At most 128 characters. */
                         transaction_id: string;
                         /** @enum {string} */
                         type: "SUPPLY_CHARGE";

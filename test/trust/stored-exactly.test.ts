@@ -1,7 +1,8 @@
 /**
  * Regression tests for what validation used to accept and storage then altered or refused:
  * rounded money, blank dates and decimals answered 201 then ERRORED, NUL characters, datetimes
- * PostgreSQL cannot hold, integers past their column, nesting deep enough to overflow the stack.
+ * PostgreSQL cannot hold, integers past their column, nesting deep enough to overflow the stack,
+ * identifiers longer than an index entry holds.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -337,5 +338,61 @@ describe('what validation accepts, storage keeps exactly', () => {
     const a = await findImportedAccount(t.db, SUPPLIER, ext);
     // The opening balance (30.00) plus 200 × 9,999,999,999.99.
     assert.equal(a.balance, '2000000000028.00');
+  });
+
+  it('stores indexed identifiers at their limit and refuses longer ones (a 2,000,000-character transaction id answered 201, then ERRORED)', async () => {
+    // 128 characters outside the Basic Multilingual Plane: 512 bytes, none alike enough to compress.
+    const longest = (tag: string) =>
+      `${tag}${Array.from({ length: 128 - tag.length }, (_, i) => String.fromCodePoint(0x1f300 + i * 7)).join('')}`;
+    const account = next();
+    const ledger = account.ledgers[0];
+    ledger.current_statement_transactions[0].transaction_id = longest('t');
+    account.statements[0].statement_id = longest('s');
+    const s = await stored(account);
+    assert.ok(s.transactions.some((r) => r.transaction_id === longest('t')));
+    const { rows } = await t.db.query<Obj>(
+      sql('', 'SELECT statement_id FROM statements WHERE account_id = $1 AND statement_id = $2'),
+      [s.account.id, longest('s')],
+    );
+    assert.equal(rows.length, 1);
+
+    const tooLong = next();
+    tooLong.ledgers[0].current_statement_transactions[0].transaction_id = 'x'.repeat(2_000_000);
+    tooLong.statements[0].statement_id = `${longest('s')}x`;
+    const before = await processCount();
+    const refused = await post('/v2/data-import/accounts/', tooLong);
+    assert.equal(refused.statusCode, 400, refused.body.slice(0, 300));
+    assert.deepEqual(errorsOf(refused), [
+      'ledgers.0.current_statement_transactions.0.transaction_id: max_length',
+      'statements.0.statement_id: max_length',
+    ]);
+    assert.equal(await processCount(), before);
+
+    const followUp = await post('/v1/data-import/transactions/create/', {
+      import_supplier: SUPPLIER,
+      external_account_number: account.external_account_number,
+      transactions: [
+        {
+          transaction_id: 'y'.repeat(129),
+          transaction_date: '2020-01-15',
+          amount: '1.00',
+          type: 'PAYMENT',
+          reason: 'ACCOUNT_CHARGE_PAYMENT',
+        },
+      ],
+    });
+    assert.equal(followUp.statusCode, 400, followUp.body.slice(0, 300));
+    assert.deepEqual(errorsOf(followUp), ['transactions.0.transaction_id: max_length']);
+
+    const note = (externalId: string) =>
+      post('/v1/data-import/notes/create/', {
+        import_supplier: SUPPLIER,
+        external_account_number: account.external_account_number,
+        notes: [{ body: `Note ${externalId.length}`, external_id: externalId }],
+      });
+    assert.equal((await note(longest('n'))).statusCode, 201);
+    const tooLongNote = await note('n'.repeat(129));
+    assert.equal(tooLongNote.statusCode, 400, tooLongNote.body.slice(0, 300));
+    assert.deepEqual(errorsOf(tooLongNote), ['notes.0.external_id: max_length']);
   });
 });

@@ -28,6 +28,8 @@ export const NoteItemSchema = Type.Object(
     created_at: Type.Optional(DateTime('Default: now.')),
     external_id: Type.Optional(
       Type.String({
+        // Indexed with the account (decision 0048).
+        maxLength: 128,
         description:
           "The note's id in the supplier's system: a note with an external_id already on the account is NOTE_ALREADY_EXISTS.",
       }),

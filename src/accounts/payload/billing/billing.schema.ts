@@ -23,7 +23,8 @@ export const StatementSchema = S.Obj({
   gross_amount: S.Opt(S.Nullable(S.Int({ description: 'Pence.' }))),
   issued_date: S.Opt(S.Nullable(S.CalendarDate())),
   number: S.Opt(S.Text()),
-  statement_id: S.NonBlankText(),
+  // The statements endpoint's limit: the same indexed column (decision 0048).
+  statement_id: S.NonBlankText({ maxLength: 128 }),
   statement_path: S.Opt(
     S.Text({ format: 'document-path', description: 'PDF path, relative to the document root.' }),
   ),

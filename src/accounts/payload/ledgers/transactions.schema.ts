@@ -53,7 +53,11 @@ const transactionFields = {
     S.Text({ description: 'Vend to a prepay meter; must match a meter with prepay_details.' }),
   ),
   transaction_date: S.CalendarDate({ description: 'Not in the future.' }),
-  transaction_id: S.NonBlankText({ description: 'Unique across all transactions of the payload.' }),
+  // Indexed with the account (decision 0048): an identifier has a length a B-tree entry holds.
+  transaction_id: S.NonBlankText({
+    maxLength: 128,
+    description: 'Unique across all transactions of the payload. At most 128 characters.',
+  }),
 };
 
 const CreditSchema = S.Obj({
