@@ -1,8 +1,9 @@
 /**
  * The structural pass for valid documents: a check generated once from a schema (types, required
  * and unknown fields, enums, limits, formats, tagged unions, decimals) that answers only whether
- * a document passes, and which decimals came as JSON numbers. It builds no error objects, walks
- * the document once, and allocates nothing but the decimals it returns.
+ * a document passes, and which decimals came as JSON numbers. It walks the document once and
+ * builds no error objects, closures or paths (a decimal's pointer is written only when it came
+ * as a JSON number).
  *
  * It never explains a refusal: when it answers "no", the caller runs Ajv's validator, whose
  * errors are the ones reported (structural-validator.ts), so every code and `attr` still comes
