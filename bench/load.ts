@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { type BenchResult, round, TARGETS } from './result.ts';
 
 export interface LoadSpec {
   url: string;
@@ -100,4 +101,32 @@ export async function compareLoads(
   const median = [...measured].sort((x, y) => x.ratio - y.ratio)[Math.floor(pairs / 2)];
   const failures = measured.reduce((n, m) => n + m.ferry.non2xx + m.ferry.errors, 0);
   return { ...median, ratios, failures };
+}
+
+/**
+ * The result of a comparison against a same-run baseline (validate, status): req/s, the median
+ * pair's ratio (≥ 0.5 to pass, with `alsoPasses`), every pair's ratio and Ferry's failures.
+ */
+export function comparedResult(
+  name: 'validate' | 'status-v2',
+  { ferry: f, baseline: b, ratio, ratios, failures }: Comparison,
+  alsoPasses: boolean,
+  detail: Record<string, number | string>,
+): BenchResult {
+  if (f.ok === 0) throw new Error(`${name}: no 2xx answers (${f.non2xx} non-2xx, ${f.errors} errors)`);
+  return {
+    name,
+    value: round(f.reqPerSec, 0),
+    unit: 'req/s',
+    baseline: round(b.reqPerSec, 0),
+    ratio: round(ratio),
+    target: TARGETS[name],
+    pass: ratio >= 0.5 && alsoPasses && failures === 0,
+    detail: {
+      ...detail,
+      non2xx: f.non2xx,
+      errors: f.errors,
+      pair_ratios: ratios.map((r) => round(r)).join(' '),
+    },
+  };
 }

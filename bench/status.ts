@@ -1,7 +1,7 @@
 import type { BenchApp } from './env.ts';
 import { SUPPLIER } from './env.ts';
-import { compareLoads } from './load.ts';
-import { type BenchResult, round, type Scale, TARGETS } from './result.ts';
+import { comparedResult, compareLoads } from './load.ts';
+import type { BenchResult, Scale } from './result.ts';
 
 /**
  * §7 V2 status polling at 64 connections, each request for the next of the imported accounts
@@ -23,33 +23,15 @@ export async function benchStatus(
     ...(rotate ? { generate: { kind: 'paths' as const, paths } } : {}),
   });
   const url = `${ferry.base}${paths[0]}`;
-  const {
-    ferry: f,
-    baseline: b,
-    ratio,
-    ratios,
-    failures,
-  } = await compareLoads(
+  const comparison = await compareLoads(
     (seconds) => spec(url, seconds, true),
     (seconds) => spec(`${baselineBase}/constant/`, seconds, false),
     { seconds: scale.seconds },
   );
-  if (f.ok === 0) throw new Error(`status: no 2xx answers (${f.non2xx} non-2xx, ${f.errors} errors)`);
-  return {
-    name: 'status-v2',
-    value: round(f.reqPerSec, 0),
-    unit: 'req/s',
-    baseline: round(b.reqPerSec, 0),
-    ratio: round(ratio),
-    target: TARGETS['status-v2'],
-    pass: ratio >= 0.5 && f.p99Ms < 20 && failures === 0,
-    detail: {
-      p50_ms: f.p50Ms,
-      p99_ms: f.p99Ms,
-      baseline_p99_ms: b.p99Ms,
-      pair_ratios: ratios.map((r) => round(r)).join(' '),
-      non2xx: f.non2xx,
-      errors: f.errors,
-    },
-  };
+  const { ferry: f, baseline: b } = comparison;
+  return comparedResult('status-v2', comparison, f.p99Ms < 20, {
+    p50_ms: f.p50Ms,
+    p99_ms: f.p99Ms,
+    baseline_p99_ms: b.p99Ms,
+  });
 }
