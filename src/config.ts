@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 /** Typed configuration, read once from the environment at start and passed down. */
@@ -13,6 +14,8 @@ export interface FerryConfig {
   gocardless: { apiUrl: string; accessToken: string | null };
   stripe: { apiUrl: string; apiKey: string | null };
   workerConcurrency: number;
+  /** Threads that check account bodies beside the event loop; 0 checks them on it (decision 0049). */
+  checkThreads: number;
   /** Where the outbox's e-mails go; null: nothing sends them (they wait in the outbox). */
   smtpUrl: string | null;
   /** The From of every e-mail Ferry sends. */
@@ -131,6 +134,8 @@ export function loadConfig(env: Env = process.env): FerryConfig {
       apiKey: str(env, 'STRIPE_API_KEY'),
     },
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 100, 1, 1024),
+    // One per core beside the event loop's, at least one and at most four.
+    checkThreads: int(env, 'CHECK_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0, 16),
     smtpUrl: url(env, 'SMTP_URL', null, ['smtp:', 'smtps:']),
     mailFrom: mailFrom(env, 'MAIL_FROM', 'Ferry <no-reply@localhost>'),
     workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 120, 1, 86_400),

@@ -9,6 +9,7 @@ import { item } from '../http/errors.ts';
 import {
   type BodyLine,
   BodyLines,
+  bodyTextOf,
   checkedInService,
   documentedOnly,
   isJsonObject,
@@ -16,9 +17,12 @@ import {
 import { AnyOf, authErrorResponses, ErrorRef, OneOf } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
+import { sharedAccountCheckPool } from './account-check-pool.ts';
 import {
+  type AccountChecks,
   type LineAnswer,
   lineAnswerOf,
+  type SentBody,
   scheduleAccountCreation,
   scheduleAccountCreations,
   validateAccount,
@@ -44,6 +48,10 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   suppliers: SupplierCache;
 }> = async (app, { db, config, suppliers }) => {
   const stage = processStager(db);
+  const checks: AccountChecks = {
+    pool: sharedAccountCheckPool(config.checkThreads),
+    timeZone: config.serviceTimezone,
+  };
   app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload', examples: [exampleAccount] });
   app.addSchema(Type.Object({}, { $id: 'BulkCreated', description: 'Scheduled (201): an empty object.' }));
   // The V1 account endpoints share the payload schema registered above.
@@ -52,7 +60,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v2/data-import/accounts/validate/',
     {
-      ...checkedInService({ accountEnvelope: true }),
+      ...checkedInService({ accountEnvelope: true, keepsBodyText: true }),
       schema: {
         tags: ['account import'],
         summary: 'Validate account data (nothing is created)',
@@ -63,7 +71,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await validateAccount(suppliers, request.body, config.serviceTimezone);
+      await validateAccount(suppliers, checks, sentBody(request.body));
       return {};
     },
   );
@@ -71,7 +79,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v2/data-import/accounts/',
     {
-      ...checkedInService({ accountEnvelope: true }),
+      ...checkedInService({ accountEnvelope: true, keepsBodyText: true }),
       schema: {
         tags: ['account import'],
         summary: 'Schedule account creation',
@@ -90,13 +98,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const scheduled = await scheduleAccountCreation(
-        db,
-        suppliers,
-        stage,
-        request.body,
-        config.serviceTimezone,
-      );
+      const scheduled = await scheduleAccountCreation(db, suppliers, stage, checks, sentBody(request.body));
       logProcessEvents(request.log, 'schedule', scheduled);
       return reply.code(201).send({});
     },
@@ -105,7 +107,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v2/data-import/accounts/bulk/',
     {
-      ...checkedInService({ accountEnvelope: true, bodyLines: true }),
+      ...checkedInService({ accountEnvelope: true, bodyLines: true, keepsBodyText: true }),
       // 1,000 realistic accounts exceed one body's 5 MiB; each NDJSON line is still held to it.
       bodyLimit: BULK_BODY_LIMIT_BYTES,
       schema: {
@@ -152,8 +154,8 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
       const { answers: scheduled, scheduled: events } = await scheduleAccountCreations(
         db,
         suppliers,
-        accepted.map((i) => (lines[i] as { value: unknown }).value),
-        config.serviceTimezone,
+        checks,
+        accepted.map((i) => sentBody((lines[i] as { value: unknown }).value)),
       );
       logProcessEvents(request.log, 'schedule', events, { bulk: true });
       accepted.forEach((i, k) => {
@@ -212,3 +214,6 @@ function externalAccountNumberOf(body: unknown): string | null {
   const account = isJsonObject(body.payload) ? body.payload : body;
   return typeof account.external_account_number === 'string' ? account.external_account_number : null;
 }
+
+/** A body with the JSON text it was read from, when the parser kept it. */
+const sentBody = (value: unknown): SentBody => ({ value, text: bodyTextOf(value) });

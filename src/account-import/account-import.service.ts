@@ -1,4 +1,3 @@
-import { parseAccountRequest } from '../accounts/payload/account-request.ts';
 import {
   type ApiError,
   answerOf,
@@ -6,11 +5,12 @@ import {
   RawBodyError,
   validationFailed,
 } from '../http/error-catalogue.ts';
-import { type ErrorItem, item } from '../http/errors.ts';
-import { localDate } from '../infra/clock.ts';
+import { item } from '../http/errors.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { Supplier, SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { LAST_INSTANT } from '../vocabulary/calendar-date.ts';
+import { type Checked, clockIn } from './account-check.ts';
+import type { AccountCheckPool } from './account-check-pool.ts';
 import {
   type InsertNewProcesses,
   type ScheduleInput,
@@ -22,21 +22,20 @@ import type { EventProcess } from './process-event-log.ts';
 
 const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
 
-export interface Checked {
-  errors: ErrorItem[];
-  parsed: ReturnType<typeof parseAccountRequest>;
-  /** The supplier code the body names, if it names one. */
-  code: string | null;
+/** A body to check: its value, and the JSON text it was read from when the parser kept it. */
+export interface SentBody {
+  value: unknown;
+  text: string | undefined;
 }
 
-/** Validation of 4.5, shared by validate and create: the payload rules (the supplier is the caller's). */
-export function check(body: unknown, timeZone: string): Checked {
-  const now = new Date();
-  const parsed = parseAccountRequest(body, { today: localDate(now, timeZone), now });
-  const errors = parsed.ok ? [] : [...parsed.errors];
-  const code = parsed.ok ? parsed.payload.import_supplier : importSupplierOf(body);
-  return { errors, parsed, code: typeof code === 'string' ? code : null };
+/** Where the payload rules run (a check thread, or the event loop) and in which time zone. */
+export interface AccountChecks {
+  pool: AccountCheckPool;
+  timeZone: string;
 }
+
+const checkBody = (checks: AccountChecks, body: SentBody, keepPayload = true): Promise<Checked> =>
+  checks.pool.check(body.value, body.text, clockIn(checks.timeZone), keepPayload);
 
 export function supplierNotFound({ errors, code }: Checked) {
   if (errors.some((e) => e.attr === 'import_supplier')) return;
@@ -45,20 +44,13 @@ export function supplierNotFound({ errors, code }: Checked) {
   );
 }
 
-function importSupplierOf(body: unknown): unknown {
-  if (!body || typeof body !== 'object') return undefined;
-  const b = body as Record<string, unknown>;
-  const inner = b.payload && typeof b.payload === 'object' ? (b.payload as Record<string, unknown>) : b;
-  return inner.import_supplier;
-}
-
 /** POST /v2/data-import/accounts/validate/: `{}` or every error at once. */
 export async function validateAccount(
   suppliers: SupplierCache,
-  body: unknown,
-  timeZone: string,
+  checks: AccountChecks,
+  body: SentBody,
 ): Promise<void> {
-  const checked = check(body, timeZone);
+  const checked = await checkBody(checks, body, false);
   if (checked.code !== null && !(await suppliers.get(checked.code))) supplierNotFound(checked);
   const { errors } = checked;
   if (errors.length > 0) {
@@ -83,10 +75,10 @@ export function refuseUnlessOngoing(supplier: Supplier) {
  */
 async function scheduleInputOf(
   suppliers: SupplierCache,
-  body: unknown,
-  timeZone: string,
+  checks: AccountChecks,
+  body: SentBody,
 ): Promise<ScheduleInput> {
-  const checked = check(body, timeZone);
+  const checked = await checkBody(checks, body);
   // A pause takes effect at once: the cache hears of every change (SupplierCache).
   const supplier = checked.code === null ? null : await suppliers.get(checked.code);
   if (checked.code !== null && !supplier) supplierNotFound(checked);
@@ -162,10 +154,10 @@ export async function scheduleAccountCreation(
   db: Db,
   suppliers: SupplierCache,
   stage: InsertNewProcesses,
-  body: unknown,
-  timeZone: string,
+  checks: AccountChecks,
+  body: SentBody,
 ): Promise<EventProcess[]> {
-  const input = await scheduleInputOf(suppliers, body, timeZone);
+  const input = await scheduleInputOf(suppliers, checks, body);
   const outcome = await scheduleImportProcess(db, input, stage);
   const refusal = refusalOf(outcome);
   if (refusal) throw refusal;
@@ -195,17 +187,16 @@ export function lineAnswerOf(error: unknown): LineAnswer {
 export async function scheduleAccountCreations(
   db: Db,
   suppliers: SupplierCache,
-  bodies: unknown[],
-  timeZone: string,
+  checks: AccountChecks,
+  bodies: SentBody[],
 ): Promise<{ answers: LineAnswer[]; scheduled: EventProcess[] }> {
   const answers: LineAnswer[] = bodies.map(() => CREATED);
   const accepted: { line: number; input: ScheduleInput }[] = [];
-  for (const [line, body] of bodies.entries()) {
-    try {
-      accepted.push({ line, input: await scheduleInputOf(suppliers, body, timeZone) });
-    } catch (error) {
-      answers[line] = lineAnswerOf(error);
-    }
+  // Every body's checks at once: the pool's threads work through them while the event loop goes on.
+  const inputs = await Promise.allSettled(bodies.map((body) => scheduleInputOf(suppliers, checks, body)));
+  for (const [line, input] of inputs.entries()) {
+    if (input.status === 'fulfilled') accepted.push({ line, input: input.value });
+    else answers[line] = lineAnswerOf(input.reason);
   }
   const outcomes = await scheduleImportProcesses(
     db,

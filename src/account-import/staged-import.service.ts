@@ -20,7 +20,8 @@ import { localDate } from '../infra/clock.ts';
 import { type Db, withTransientRetry } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { allows, IMPORT_PROCESS_TRANSITIONS } from '../vocabulary/import-process-states.ts';
-import { check, refuseUnlessOngoing, supplierNotFound } from './account-import.service.ts';
+import { check, clockIn } from './account-check.ts';
+import { refuseUnlessOngoing, supplierNotFound } from './account-import.service.ts';
 import { findImportProcessStatus, type LatestEvent, recordTransition } from './import-process.queries.ts';
 import { type EventLog, logProcessEvents } from './process-event-log.ts';
 import {
@@ -74,7 +75,7 @@ export async function validateAccountV1(
   body: unknown,
   timeZone: string,
 ): Promise<AccountPayload> {
-  const checked = check(bareAccount(body, 'account_failed_validation'), timeZone);
+  const checked = check(bareAccount(body, 'account_failed_validation'), clockIn(timeZone));
   if (checked.code !== null && !(await suppliers.get(checked.code))) supplierNotFound(checked);
   if (checked.errors.length > 0 || !checked.parsed.ok) {
     throw validationFailed(
@@ -108,7 +109,7 @@ export async function stageAccount(
   body: unknown,
   timeZone: string,
 ): Promise<StagedAccount> {
-  const checked = check(bareAccount(body, 'import_process_failed_validation'), timeZone);
+  const checked = check(bareAccount(body, 'import_process_failed_validation'), clockIn(timeZone));
   const supplier = checked.code === null ? null : await suppliers.get(checked.code);
   if (checked.code !== null && !supplier) supplierNotFound(checked);
   const { errors, parsed } = checked;

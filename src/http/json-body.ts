@@ -33,6 +33,8 @@ declare module 'fastify' {
      * attrs, refusals): NDJSON lines, or the elements of a JSON array. The handler gets `BodyLines`.
      */
     bodyLines?: boolean;
+    /** Each body's JSON text is kept beside its value (`bodyTextOf`), for a thread to read its own copy. */
+    keepsBodyText?: boolean;
   }
 }
 
@@ -44,6 +46,17 @@ export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
  * with its value when it could be parsed.
  */
 export type BodyLine = { ok: true; value: unknown } | { ok: false; error: Error; value?: unknown };
+
+/** The JSON text each body object of a `keepsBodyText` route was read from (a whole body or an NDJSON line). */
+const bodyTexts = new WeakMap<object, string>();
+
+/**
+ * The JSON text `value` was read from, when it is the body (or an NDJSON line's body) of a
+ * `keepsBodyText` route; undefined for anything else, such as the elements of a JSON array.
+ */
+export function bodyTextOf(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? bodyTexts.get(value) : undefined;
+}
 
 /** The body of a `bodyLines` route sent as NDJSON or a JSON array: one entry per body, in order. */
 export class BodyLines {
@@ -209,7 +222,15 @@ function readJson(parseJson: JsonParser, request: FastifyRequest, text: string, 
       ),
     };
   }
-  return checkParsed(request, body, suspect, large);
+  const read = checkParsed(request, body, suspect, large);
+  if (
+    read.ok &&
+    request.routeOptions.config?.keepsBodyText === true &&
+    typeof body === 'object' &&
+    body !== null
+  )
+    bodyTexts.set(body, text);
+  return read;
 }
 
 const rootNumber = item('', 'imprecise_number', IMPRECISE_NUMBER_DETAIL);

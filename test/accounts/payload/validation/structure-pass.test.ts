@@ -20,23 +20,16 @@ import {
 } from '../../../../src/accounts/payload/validation/structure-pass.ts';
 import { PaymentInstructionBody } from '../../../../src/follow-ups/payment-instructions/payment-instruction.schema.ts';
 import { TransactionsBodySchema } from '../../../../src/follow-ups/transactions/transaction.schema.ts';
-import { leftoverNumbers, parseKeepingNumbers } from '../../../../src/vocabulary/exact-numbers.ts';
+import { leftoverNumbers } from '../../../../src/vocabulary/exact-numbers.ts';
 import { MAX_NESTING_DEPTH } from '../../../../src/vocabulary/field-types.ts';
 import { scanJsonText } from '../../../../src/vocabulary/json-text.ts';
-import { applyMutations, type Json, mutation } from '../../../fuzz/fuzz-values.ts';
+import { applyMutations, type Json } from '../../../fuzz/fuzz-values.ts';
+import { bodyEdits, generatedAccount, readBody } from '../../../helpers/account-bodies.ts';
 import { accountFor } from '../../../helpers/account-fixtures.ts';
 import { toJsonText } from '../../../helpers/json-text.ts';
-import { accountParts, buildAccount } from '../../../property/account-generator.ts';
-import { hostileEdits } from '../../../property/property-run.ts';
 import { kitchenSinkAccount } from '../fixtures/kitchen-sink-account.ts';
 
 const SEED = 20_261_124;
-
-/** A body as the service reads it: parsed from its text, numbers a double cannot keep remembered. */
-function read(text: string): unknown {
-  const kept = parseKeepingNumbers(text, JSON.parse(text));
-  return 'value' in kept ? kept.value : null;
-}
 
 /** Both verdicts on the same text (each on its own parse: taking a decimal marks it taken). */
 const compiled = new Map<TSchema, [StructurePass, ReturnType<typeof ajvValidator>]>();
@@ -45,9 +38,9 @@ function verdicts(schema: TSchema, text: string) {
   if (!compiled.has(schema)) compiled.set(schema, [compileStructurePass(schema), ajvValidator(schema)]);
   const [pass, ajv] = compiled.get(schema) as [StructurePass, ReturnType<typeof ajvValidator>];
   return () => {
-    const byPass = read(text);
+    const byPass = readBody(text);
     const passed = pass(byPass);
-    const ajvResult = ajv(read(text));
+    const ajvResult = ajv(readBody(text));
     return {
       passes: passed !== null && leftoverNumbers(byPass).length === 0,
       decimals: passed,
@@ -73,15 +66,8 @@ function assertAgrees(schema: TSchema, body: Json): boolean {
   return v.passes;
 }
 
-const account = fc
-  .tuple(
-    accountParts,
-    fc.constantFrom('mixed', 'strings', 'numbers') as fc.Arbitrary<'mixed'>,
-    fc.nat(999_999),
-  )
-  .map(([parts, mode, n]) => buildAccount('PASS', n, parts, mode));
-
-const edits = fc.oneof(hostileEdits, fc.array(mutation, { minLength: 1, maxLength: 3 }));
+const account = generatedAccount('PASS');
+const edits = bodyEdits;
 
 describe('the generated structural pass', () => {
   it('compiles every schema the service validates with it', () => {
