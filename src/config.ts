@@ -14,7 +14,7 @@ export interface FerryConfig {
   gocardless: { apiUrl: string; accessToken: string | null };
   stripe: { apiUrl: string; apiKey: string | null };
   workerConcurrency: number;
-  /** Threads that check account bodies beside the event loop; 0 checks them on it (decision 0049). */
+  /** Threads that check the validate endpoint's accounts beside the event loop; 0: on it (decision 0049). */
   checkThreads: number;
   /** Where the outbox's e-mails go; null: nothing sends them (they wait in the outbox). */
   smtpUrl: string | null;

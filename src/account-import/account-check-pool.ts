@@ -1,10 +1,12 @@
 /**
- * Account checks in threads of their own (decision 0049). Checking an account is pure CPU work
- * (≈ 20 µs alone); run between the event loop's other work it costs several times that, since
- * each request's parsing, routing and socket writes evict what the check needs from the
- * processor's caches. A check thread runs nothing else and keeps them warm, and a second core
- * shares the load. The thread reads the body from its JSON text (a string copy, no object
- * cloning) and answers the same `Checked` the event loop would have computed.
+ * The validate endpoint's account checks in threads of their own (decision 0049). Checking an
+ * account is pure CPU work (≈ 20 µs alone); run between the event loop's other work it costs
+ * several times that, since each request's parsing, routing and socket writes evict what the
+ * check needs from the processor's caches. A check thread runs nothing else and keeps them warm,
+ * and a second core shares the load. The thread reads the body from its JSON text (a string
+ * copy) and answers the verdict (errors and supplier code) the event loop would have computed:
+ * a few bytes, where copying an accepted payload back would cost about what the thread saves
+ * (why create and bulk check on the event loop; the decision has the measurements).
  *
  * Nothing depends on the threads: with none configured (CHECK_THREADS=0), no text, or a thread
  * that failed, the check runs on the event loop, with the same answer.
@@ -12,17 +14,15 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type CheckClock, type Checked, check } from './account-check.ts';
+import { type CheckClock, check, type Verdict } from './account-check.ts';
 
 export interface CheckJob {
   id: number;
   text: string;
   clock: CheckClock;
-  /** Whether the caller reads the checked payload (create) or only the verdict (validate). */
-  keepPayload: boolean;
 }
 
-export type CheckReply = { id: number; checked: Checked } | { id: number; failure: string };
+export type CheckReply = { id: number; verdict: Verdict } | { id: number; failure: string };
 
 /**
  * The thread runs the same kind of file as this module: built JavaScript (`npm start`), or
@@ -41,7 +41,7 @@ function startThread(): Worker {
 }
 
 interface Pending {
-  resolve(checked: Checked): void;
+  resolve(verdict: Verdict): void;
   reject(error: Error): void;
 }
 
@@ -59,7 +59,7 @@ class CheckThread {
       this.answered = true;
       this.pending.delete(reply.id);
       if (this.pending.size === 0) this.worker.unref();
-      if ('checked' in reply) pending.resolve(reply.checked);
+      if ('verdict' in reply) pending.resolve(reply.verdict);
       else pending.reject(new Error(reply.failure));
     });
     const gone = (error: Error) => {
@@ -74,7 +74,7 @@ class CheckThread {
     this.worker.unref();
   }
 
-  run(job: CheckJob): Promise<Checked> {
+  run(job: CheckJob): Promise<Verdict> {
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(job.id, { resolve, reject });
@@ -100,27 +100,21 @@ export class AccountCheckPool {
   }
 
   /**
-   * `check(body, clock)`, in a thread when `text` is the JSON text `body` was parsed from (a
-   * thread reads its own copy from it); on the event loop otherwise, or when the thread fails.
-   * Without `keepPayload`, an accepted payload may come back empty: the thread does not copy
-   * back what the caller will not read.
+   * The verdict of `check(body, clock)`, from a thread when `text` is the JSON text `body` was
+   * parsed from (the thread reads its own copy from it); on the event loop otherwise, or when the
+   * thread fails.
    */
-  async check(
-    body: unknown,
-    text: string | undefined,
-    clock: CheckClock,
-    keepPayload = true,
-  ): Promise<Checked> {
-    if (text === undefined || this.size === 0 || this.#unusable) return check(body, clock);
+  async verdict(body: unknown, text: string | undefined, clock: CheckClock): Promise<Verdict> {
+    if (text === undefined || this.size === 0 || this.#unusable) return verdictOf(body, clock);
     this.start();
     // The least busy thread.
     const thread = this.#threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     try {
-      const checked = await thread.run({ id: this.#nextId++, text, clock, keepPayload });
+      const verdict = await thread.run({ id: this.#nextId++, text, clock });
       this.checksInThreads++;
-      return checked;
+      return verdict;
     } catch {
-      return check(body, clock);
+      return verdictOf(body, clock);
     }
   }
 
@@ -137,6 +131,11 @@ export class AccountCheckPool {
       if (at !== -1) this.#threads.splice(at, 1);
     });
   }
+}
+
+function verdictOf(body: unknown, clock: CheckClock): Verdict {
+  const { errors, code } = check(body, clock);
+  return { errors, code };
 }
 
 const shared = new Map<number, AccountCheckPool>();

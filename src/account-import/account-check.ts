@@ -1,17 +1,21 @@
 /**
  * The payload rules of interface 4.5, shared by validate and create, as one pure function of the
  * body and the clock: the same answer whether it runs on the event loop or in a check thread
- * (account-check-pool.ts). The supplier's existence and state are the caller's to check.
+ * (account-check-pool.ts, for validate). The supplier's existence and state are the caller's.
  */
 import { parseAccountRequest } from '../accounts/payload/account-request.ts';
 import type { ErrorItem } from '../http/errors.ts';
 import { localDate } from '../infra/clock.ts';
 
-export interface Checked {
+/** What the validate endpoint needs of a check. */
+export interface Verdict {
   errors: ErrorItem[];
-  parsed: ReturnType<typeof parseAccountRequest>;
   /** The supplier code the body names, if it names one. */
   code: string | null;
+}
+
+export interface Checked extends Verdict {
+  parsed: ReturnType<typeof parseAccountRequest>;
 }
 
 /** When a check runs: today in the service time zone, and the instant the request is handled. */

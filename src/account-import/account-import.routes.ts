@@ -9,7 +9,6 @@ import { item } from '../http/errors.ts';
 import {
   type BodyLine,
   BodyLines,
-  bodyTextOf,
   checkedInService,
   documentedOnly,
   isJsonObject,
@@ -19,10 +18,8 @@ import type { Db } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { sharedAccountCheckPool } from './account-check-pool.ts';
 import {
-  type AccountChecks,
   type LineAnswer,
   lineAnswerOf,
-  type SentBody,
   scheduleAccountCreation,
   scheduleAccountCreations,
   validateAccount,
@@ -48,10 +45,8 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   suppliers: SupplierCache;
 }> = async (app, { db, config, suppliers }) => {
   const stage = processStager(db);
-  const checks: AccountChecks = {
-    pool: sharedAccountCheckPool(config.checkThreads),
-    timeZone: config.serviceTimezone,
-  };
+  // The validate endpoint's payload rules run in check threads (decision 0049).
+  const checks = sharedAccountCheckPool(config.checkThreads);
   app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload', examples: [exampleAccount] });
   app.addSchema(Type.Object({}, { $id: 'BulkCreated', description: 'Scheduled (201): an empty object.' }));
   // The V1 account endpoints share the payload schema registered above.
@@ -71,7 +66,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await validateAccount(suppliers, checks, sentBody(request.body));
+      await validateAccount(suppliers, checks, request.body, config.serviceTimezone);
       return {};
     },
   );
@@ -79,7 +74,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v2/data-import/accounts/',
     {
-      ...checkedInService({ accountEnvelope: true, keepsBodyText: true }),
+      ...checkedInService({ accountEnvelope: true }),
       schema: {
         tags: ['account import'],
         summary: 'Schedule account creation',
@@ -98,7 +93,13 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const scheduled = await scheduleAccountCreation(db, suppliers, stage, checks, sentBody(request.body));
+      const scheduled = await scheduleAccountCreation(
+        db,
+        suppliers,
+        stage,
+        request.body,
+        config.serviceTimezone,
+      );
       logProcessEvents(request.log, 'schedule', scheduled);
       return reply.code(201).send({});
     },
@@ -107,7 +108,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v2/data-import/accounts/bulk/',
     {
-      ...checkedInService({ accountEnvelope: true, bodyLines: true, keepsBodyText: true }),
+      ...checkedInService({ accountEnvelope: true, bodyLines: true }),
       // 1,000 realistic accounts exceed one body's 5 MiB; each NDJSON line is still held to it.
       bodyLimit: BULK_BODY_LIMIT_BYTES,
       schema: {
@@ -154,8 +155,8 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
       const { answers: scheduled, scheduled: events } = await scheduleAccountCreations(
         db,
         suppliers,
-        checks,
-        accepted.map((i) => sentBody((lines[i] as { value: unknown }).value)),
+        accepted.map((i) => (lines[i] as { value: unknown }).value),
+        config.serviceTimezone,
       );
       logProcessEvents(request.log, 'schedule', events, { bulk: true });
       accepted.forEach((i, k) => {
@@ -214,6 +215,3 @@ function externalAccountNumberOf(body: unknown): string | null {
   const account = isJsonObject(body.payload) ? body.payload : body;
   return typeof account.external_account_number === 'string' ? account.external_account_number : null;
 }
-
-/** A body with the JSON text it was read from, when the parser kept it. */
-const sentBody = (value: unknown): SentBody => ({ value, text: bodyTextOf(value) });

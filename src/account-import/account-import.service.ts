@@ -6,10 +6,11 @@ import {
   validationFailed,
 } from '../http/error-catalogue.ts';
 import { item } from '../http/errors.ts';
+import { bodyTextOf } from '../http/json-body.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { Supplier, SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { LAST_INSTANT } from '../vocabulary/calendar-date.ts';
-import { type Checked, clockIn } from './account-check.ts';
+import { check, clockIn, type Verdict } from './account-check.ts';
 import type { AccountCheckPool } from './account-check-pool.ts';
 import {
   type InsertNewProcesses,
@@ -22,37 +23,26 @@ import type { EventProcess } from './process-event-log.ts';
 
 const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
 
-/** A body to check: its value, and the JSON text it was read from when the parser kept it. */
-export interface SentBody {
-  value: unknown;
-  text: string | undefined;
-}
-
-/** Where the payload rules run (a check thread, or the event loop) and in which time zone. */
-export interface AccountChecks {
-  pool: AccountCheckPool;
-  timeZone: string;
-}
-
-const checkBody = (checks: AccountChecks, body: SentBody, keepPayload = true): Promise<Checked> =>
-  checks.pool.check(body.value, body.text, clockIn(checks.timeZone), keepPayload);
-
-export function supplierNotFound({ errors, code }: Checked) {
+export function supplierNotFound({ errors, code }: Verdict) {
   if (errors.some((e) => e.attr === 'import_supplier')) return;
   errors.push(
     item('import_supplier', 'import_supplier_not_found', `No import supplier has the code "${code}".`),
   );
 }
 
-/** POST /v2/data-import/accounts/validate/: `{}` or every error at once. */
+/**
+ * POST /v2/data-import/accounts/validate/: `{}` or every error at once. The payload rules run in
+ * `pool` (a check thread) when the parser kept the body's text.
+ */
 export async function validateAccount(
   suppliers: SupplierCache,
-  checks: AccountChecks,
-  body: SentBody,
+  pool: AccountCheckPool,
+  body: unknown,
+  timeZone: string,
 ): Promise<void> {
-  const checked = await checkBody(checks, body, false);
-  if (checked.code !== null && !(await suppliers.get(checked.code))) supplierNotFound(checked);
-  const { errors } = checked;
+  const verdict = await pool.verdict(body, bodyTextOf(body), clockIn(timeZone));
+  if (verdict.code !== null && !(await suppliers.get(verdict.code))) supplierNotFound(verdict);
+  const { errors } = verdict;
   if (errors.length > 0) {
     throw validationFailed('account_failed_validation', errors, 'The account data could not be validated.');
   }
@@ -75,10 +65,10 @@ export function refuseUnlessOngoing(supplier: Supplier) {
  */
 async function scheduleInputOf(
   suppliers: SupplierCache,
-  checks: AccountChecks,
-  body: SentBody,
+  body: unknown,
+  timeZone: string,
 ): Promise<ScheduleInput> {
-  const checked = await checkBody(checks, body);
+  const checked = check(body, clockIn(timeZone));
   // A pause takes effect at once: the cache hears of every change (SupplierCache).
   const supplier = checked.code === null ? null : await suppliers.get(checked.code);
   if (checked.code !== null && !supplier) supplierNotFound(checked);
@@ -154,10 +144,10 @@ export async function scheduleAccountCreation(
   db: Db,
   suppliers: SupplierCache,
   stage: InsertNewProcesses,
-  checks: AccountChecks,
-  body: SentBody,
+  body: unknown,
+  timeZone: string,
 ): Promise<EventProcess[]> {
-  const input = await scheduleInputOf(suppliers, checks, body);
+  const input = await scheduleInputOf(suppliers, body, timeZone);
   const outcome = await scheduleImportProcess(db, input, stage);
   const refusal = refusalOf(outcome);
   if (refusal) throw refusal;
@@ -187,16 +177,17 @@ export function lineAnswerOf(error: unknown): LineAnswer {
 export async function scheduleAccountCreations(
   db: Db,
   suppliers: SupplierCache,
-  checks: AccountChecks,
-  bodies: SentBody[],
+  bodies: unknown[],
+  timeZone: string,
 ): Promise<{ answers: LineAnswer[]; scheduled: EventProcess[] }> {
   const answers: LineAnswer[] = bodies.map(() => CREATED);
   const accepted: { line: number; input: ScheduleInput }[] = [];
-  // Every body's checks at once: the pool's threads work through them while the event loop goes on.
-  const inputs = await Promise.allSettled(bodies.map((body) => scheduleInputOf(suppliers, checks, body)));
-  for (const [line, input] of inputs.entries()) {
-    if (input.status === 'fulfilled') accepted.push({ line, input: input.value });
-    else answers[line] = lineAnswerOf(input.reason);
+  for (const [line, body] of bodies.entries()) {
+    try {
+      accepted.push({ line, input: await scheduleInputOf(suppliers, body, timeZone) });
+    } catch (error) {
+      answers[line] = lineAnswerOf(error);
+    }
   }
   const outcomes = await scheduleImportProcesses(
     db,
