@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type * as ValidationModule from '../src/accounts/payload/validate-account-payload.ts';
+import type * as ChecksModule from '../src/account-import/account-check-pool.ts';
 import type * as AppModule from '../src/app.ts';
 import type * as ConfigModule from '../src/config.ts';
 import type { FerryConfig } from '../src/config.ts';
@@ -66,21 +66,22 @@ function built<M>(path: string): Promise<M> {
 
 /** The whole service, as built, on a real socket on 127.0.0.1, rate limiting out of the way. */
 export async function startFerry(db: Db, workerConcurrency?: number): Promise<BenchApp> {
-  const [{ buildApp }, { loadConfig }, { FileObjectStore }, { createPaymentVendors }, validation] =
+  const [{ buildApp }, { loadConfig }, { FileObjectStore }, { createPaymentVendors }, checks] =
     await Promise.all([
       built<typeof AppModule>('app.js'),
       built<typeof ConfigModule>('config.js'),
       built<typeof ObjectStoreModule>('infra/storage/file-object-store.js'),
       built<typeof VendorsModule>('infra/vendors/vendor-registry.js'),
-      built<typeof ValidationModule>('accounts/payload/validate-account-payload.js'),
+      built<typeof ChecksModule>('account-import/account-check-pool.js'),
     ]);
-  validation.prepareAccountPayloadValidation();
   const config = loadConfig({
     DATA_DIR: '.tmp/bench-data',
     RATE_LIMIT_PER_SECOND: '1000000',
     ...(workerConcurrency ? { WORKER_CONCURRENCY: String(workerConcurrency) } : {}),
     LOG_LEVEL: 'silent',
   });
+  // As `npm start` does: the checks compiled, their threads started, before the first request.
+  checks.prepareAccountChecks(config.checkThreads);
   const documents = mkdtempSync(join(tmpdir(), 'ferry-bench-docs-'));
   const objectStore = new FileObjectStore(documents);
   const app = await buildApp(config, {

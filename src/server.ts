@@ -1,7 +1,6 @@
 import { Registry } from 'prom-client';
-import { sharedAccountCheckPool } from './account-import/account-check-pool.ts';
+import { prepareAccountChecks } from './account-import/account-check-pool.ts';
 import { startWorker } from './account-import/queue/worker.ts';
-import { prepareAccountPayloadValidation } from './accounts/payload/validate-account-payload.ts';
 import { startMailSenderFromConfig } from './accounts/welcome-emails/start-mail-sender.ts';
 import { buildApp } from './app.ts';
 import { resolveOperatorKey } from './auth/operator-key.ts';
@@ -28,10 +27,7 @@ export async function runServer(config: FerryConfig, opts: { withWorker: boolean
         'Use the key in that file to sign in to /admin/ and the dashboard; set OPERATOR_API_KEY to use your own.\n\n',
     );
   });
-  // Compile the account schema now (about 0.5 s) rather than on the first request, here and in
-  // the check threads.
-  prepareAccountPayloadValidation();
-  sharedAccountCheckPool(config.checkThreads).start();
+  prepareAccountChecks(config.checkThreads);
   const objectStore = openObjectStore(config);
   // One registry: the in-process worker's batch histogram shows on the API's /metrics.
   const metrics = new Registry();

@@ -14,6 +14,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { prepareAccountPayloadValidation } from '../accounts/payload/validate-account-payload.ts';
 import { type CheckClock, check, type Verdict } from './account-check.ts';
 
 export interface CheckJob {
@@ -148,4 +149,13 @@ export function sharedAccountCheckPool(size: number): AccountCheckPool {
     shared.set(size, pool);
   }
   return pool;
+}
+
+/**
+ * Compiles the account checks now (about 0.5 s of code generation) on the event loop and in
+ * `threads` check threads, so that the first requests are not the slow ones.
+ */
+export function prepareAccountChecks(threads: number): void {
+  prepareAccountPayloadValidation();
+  sharedAccountCheckPool(threads).start();
 }
