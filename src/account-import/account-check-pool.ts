@@ -49,8 +49,10 @@ interface Pending {
 class CheckThread {
   readonly pending = new Map<number, Pending>();
   readonly worker: Worker;
-  /** Whether it has answered once: a thread that dies before that could not load. */
+  /** Whether it has answered once: a thread that dies before that (unless stopped) could not load. */
   answered = false;
+  /** Set when the pool stops it. */
+  stopped = false;
 
   constructor(onGone: (thread: CheckThread) => void) {
     this.worker = startThread();
@@ -122,12 +124,13 @@ export class AccountCheckPool {
   /** Stops every thread; checks asked for afterwards start new ones. */
   async close(): Promise<void> {
     const threads = this.#threads.splice(0);
+    for (const thread of threads) thread.stopped = true;
     await Promise.all(threads.map((thread) => thread.worker.terminate()));
   }
 
   #newThread(): CheckThread {
     return new CheckThread((gone) => {
-      if (!gone.answered) this.#unusable = true;
+      if (!gone.answered && !gone.stopped) this.#unusable = true;
       const at = this.#threads.indexOf(gone);
       if (at !== -1) this.#threads.splice(at, 1);
     });

@@ -87,6 +87,16 @@ describe('account checks in a thread', () => {
     assert.equal(pool.checksInThreads, before + 1, 'a new thread took the next check');
   });
 
+  it('starts threads again after being stopped before any answer', async () => {
+    const fresh = new AccountCheckPool(1);
+    fresh.start();
+    await fresh.close();
+    const text = toJsonText(accountFor('POOL', 6));
+    assert.deepEqual(await fresh.verdict(readBody(text), text, clock), onLoop(text));
+    assert.equal(fresh.checksInThreads, 1);
+    await fresh.close();
+  });
+
   it('checks on the event loop without threads or without the text', async () => {
     const none = new AccountCheckPool(0);
     const text = toJsonText(accountFor('POOL', 5));
