@@ -27,7 +27,7 @@ export type CheckReply = { id: number; verdict: Verdict } | { id: number; failur
 
 /**
  * The thread runs the same kind of file as this module: built JavaScript (`npm start`), or
- * TypeScript when this module itself runs under tsx (tests, `npm run dev`), whose loader a
+ * TypeScript when this module itself runs under tsx (the tests), whose loader a
  * thread does not inherit and so registers first.
  */
 function startThread(): Worker {
