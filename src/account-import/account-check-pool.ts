@@ -15,7 +15,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { prepareAccountPayloadValidation } from '../accounts/payload/validate-account-payload.ts';
-import { type CheckClock, check, type Verdict } from './account-check.ts';
+import { type CheckClock, type Verdict, verdictOf } from './account-check.ts';
 
 export interface CheckJob {
   id: number;
@@ -135,11 +135,6 @@ export class AccountCheckPool {
       if (at !== -1) this.#threads.splice(at, 1);
     });
   }
-}
-
-function verdictOf(body: unknown, clock: CheckClock): Verdict {
-  const { errors, code } = check(body, clock);
-  return { errors, code };
 }
 
 const shared = new Map<number, AccountCheckPool>();

@@ -36,6 +36,12 @@ export function check(body: unknown, clock: CheckClock): Checked {
   return { errors, parsed, code: typeof code === 'string' ? code : null };
 }
 
+/** `check`'s verdict alone: what the validate endpoint answers from, and all a check thread sends back. */
+export function verdictOf(body: unknown, clock: CheckClock): Verdict {
+  const { errors, code } = check(body, clock);
+  return { errors, code };
+}
+
 function importSupplierOf(body: unknown): unknown {
   if (!body || typeof body !== 'object') return undefined;
   const b = body as Record<string, unknown>;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { type CheckClock, check } from '../../src/account-import/account-check.ts';
+import { type CheckClock, verdictOf } from '../../src/account-import/account-check.ts';
 import { AccountCheckPool, sharedAccountCheckPool } from '../../src/account-import/account-check-pool.ts';
 import { MAX_NESTING_DEPTH } from '../../src/vocabulary/field-types.ts';
 import { scanJsonText } from '../../src/vocabulary/json-text.ts';
@@ -20,10 +20,7 @@ const SEED = 20_261_124;
 const clock: CheckClock = { today: '2026-11-24', nowMs: Date.parse('2026-11-24T12:00:00Z') };
 
 /** The event loop's verdict on `text`, read as the service's parser reads it. */
-function onLoop(text: string) {
-  const { errors, code } = check(readBody(text), clock);
-  return { errors, code };
-}
+const onLoop = (text: string) => verdictOf(readBody(text), clock);
 
 describe('account checks in a thread', () => {
   const pool = new AccountCheckPool(1);
