@@ -442,6 +442,60 @@ describe('ferry push', () => {
     await assertFinalReport(supplier, headers, report, count, invalid);
   });
 
+  it('holds no account data while the accounts it sent wait for the worker', async () => {
+    // Due a few seconds from now: everything is sent, and all of it is outstanding, before the
+    // worker may start on any of it.
+    const count = 300;
+    const { supplier, apiKey, headers, file, report } = await bookFor('waiting', count, 0);
+    const due = new Date(Date.now() + 4_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(
+      file,
+      `${lines.map((l) => JSON.stringify({ payload: JSON.parse(l), task_params: { schedule_window_start: due } })).join('\n')}\n`,
+    );
+    const session = new PushSession({ baseUrl, apiKey, concurrency: 4 });
+    await session.start();
+    const run = new AccountPush({
+      session,
+      file,
+      reportPath: report,
+      mode: 'schedule',
+      concurrency: 4,
+      bulk: true,
+      batchStatus: true,
+      warn() {},
+    });
+    const finished = run.run();
+    while (run.outstanding.size < count && Date.now() < Date.parse(due))
+      await new Promise((r) => setTimeout(r, 20));
+    assert.equal(run.outstanding.size, count, 'all sent before any is due');
+    for (const o of run.outstanding.values()) {
+      assert.deepEqual(
+        Object.keys(o).sort(),
+        ['ext', 'key', 'line', 'since', 'supplier'],
+        'no text, no value',
+      );
+    }
+    assert.equal(await finished, 0);
+    await assertFinalReport(supplier, headers, report, count, new Set());
+  });
+
+  it('sends again what its journal says was scheduled when the service does not know it', async () => {
+    const { supplier, apiKey, headers, file, report } = await bookFor('journaled', 12, 0);
+    // A journal from a run against another service: four of the accounts "scheduled" there.
+    const journaled = readReport(file)
+      .slice(0, 8)
+      .filter((_, i) => i % 2 === 0)
+      .map((a) =>
+        JSON.stringify({ key: a.external_account_number, import_supplier: supplier, status: 'SCHEDULED' }),
+      );
+    writeFileSync(`${report}.journal`, `${journaled.join('\n')}\n`);
+    const run = push(['accounts', file, '--url', baseUrl, '--api-key', apiKey, '--report', report]);
+    assert.equal(await run.exited, 0, run.err());
+    await assertFinalReport(supplier, headers, report, 12, new Set());
+    assert.ok(!existsSync(`${report}.journal`));
+  });
+
   it('exits 2 when it cannot run: usage, a bad key, an unreachable server', async () => {
     const file = join(dir, 'one.ndjson');
     writeBook(file, 'PUSH_NONE', 1, 0);
