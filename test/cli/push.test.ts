@@ -443,11 +443,11 @@ describe('ferry push', () => {
   });
 
   it('holds no account data while the accounts it sent wait for the worker', async () => {
-    // Due a few seconds from now: everything is sent, and all of it is outstanding, before the
-    // worker may start on any of it.
+    // Due in an hour: everything is sent, and all of it outstanding, before the worker may start
+    // on any of it; then made due at once.
     const count = 300;
     const { supplier, apiKey, headers, file, report } = await bookFor('waiting', count, 0);
-    const due = new Date(Date.now() + 4_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const due = new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z');
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
     writeFileSync(
       file,
@@ -466,30 +466,41 @@ describe('ferry push', () => {
       warn() {},
     });
     const finished = run.run();
-    while (run.outstanding.size < count && Date.now() < Date.parse(due))
-      await new Promise((r) => setTimeout(r, 20));
-    assert.equal(run.outstanding.size, count, 'all sent before any is due');
+    // Should an assertion fail first, the run's own failure is not left unhandled.
+    finished.catch(() => {});
+    const deadline = Date.now() + 60_000;
+    while (run.outstanding.size < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(run.outstanding.size, count, 'all sent, none due');
     for (const o of run.outstanding.values()) {
       assert.deepEqual(
         Object.keys(o).sort(),
-        ['ext', 'key', 'line', 'since', 'supplier'],
+        ['bytes', 'ext', 'key', 'line', 'offset', 'since', 'supplier'],
         'no text, no value',
       );
     }
+    await t.db.query(
+      sql('', 'UPDATE import_processes SET schedule_window_start = now() WHERE import_supplier = $1'),
+      [supplier],
+    );
     assert.equal(await finished, 0);
     await assertFinalReport(supplier, headers, report, count, new Set());
   });
 
   it('sends again what its journal says was scheduled when the service does not know it', async () => {
     const { supplier, apiKey, headers, file, report } = await bookFor('journaled', 12, 0);
+    const accounts = readReport(file);
     // A journal from a run against another service: four of the accounts "scheduled" there.
-    const journaled = readReport(file)
+    const journaled = accounts
       .slice(0, 8)
       .filter((_, i) => i % 2 === 0)
       .map((a) =>
         JSON.stringify({ key: a.external_account_number, import_supplier: supplier, status: 'SCHEDULED' }),
       );
     writeFileSync(`${report}.journal`, `${journaled.join('\n')}\n`);
+    // CRLF line breaks, and a later, invalid line for one of them: the line sent again is the
+    // first one, read from where it is in the file.
+    const again = { ...accounts[2], customers: [{ ...accounts[2].customers[0], landline: 'not a phone' }] };
+    writeFileSync(file, `${[...accounts, again].map((a) => JSON.stringify(a)).join('\r\n')}\r\n`);
     const run = push(['accounts', file, '--url', baseUrl, '--api-key', apiKey, '--report', report]);
     assert.equal(await run.exited, 0, run.err());
     await assertFinalReport(supplier, headers, report, 12, new Set());

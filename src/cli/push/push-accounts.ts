@@ -3,7 +3,13 @@
  * request per account otherwise), polls what was scheduled until it is final, and writes one
  * report line per account in its final state. A re-run with the same report resumes.
  */
-import { errorsOf, type InputLine, type ReportedError, readInputLines } from './push-input.ts';
+import {
+  errorsOf,
+  type InputLine,
+  type ReportedError,
+  readInputLineAt,
+  readInputLines,
+} from './push-input.ts';
 import { journalPath, NdjsonAppender, readNdjsonLines, removeJournal } from './push-report.ts';
 import type { Answer, PushSession } from './push-session.ts';
 
@@ -25,6 +31,9 @@ const STATUSES_MAX = 1_000;
 interface Entry {
   key: string;
   line: number;
+  /** Where the line is in the file, to read it again alone. */
+  offset: number;
+  bytes: number;
   supplier: string | null;
   ext: string | null;
   text: string;
@@ -32,22 +41,21 @@ interface Entry {
 }
 
 /**
- * An account scheduled and not final yet: what polling it needs, never its data. While the worker
- * catches up, most of a large book can be outstanding at once: holding each line's text and parsed
- * value took ≈ 20 kB an account (1.1 GB of memory for 40,000, Node's heap limit at ≈ 220,000).
+ * An account scheduled and not final yet: what polling it needs and where its line is, never its
+ * data. While the worker catches up, most of a large book can be outstanding at once: holding each
+ * line's text and parsed value took ≈ 20 kB an account (1.1 GB of memory for 40,000, Node's heap
+ * limit at ≈ 220,000).
  */
-interface Outstanding {
-  key: string;
-  line: number;
-  supplier: string | null;
-  ext: string | null;
+type Outstanding = Omit<Entry, 'text' | 'value'> & {
   /** When it was scheduled or last polled (ms). */
   since: number;
-}
+};
 
 const outstandingOf = (e: Entry | Outstanding, since: number): Outstanding => ({
   key: e.key,
   line: e.line,
+  offset: e.offset,
+  bytes: e.bytes,
   supplier: e.supplier,
   ext: e.ext,
   since,
@@ -78,6 +86,8 @@ function toEntry(input: InputLine): Entry {
   return {
     key: ext ?? `#line:${input.line}`,
     line: input.line,
+    offset: input.offset,
+    bytes: input.bytes,
     supplier: asKeyPart(payload?.import_supplier),
     ext,
     text: input.text,
@@ -94,8 +104,6 @@ export class AccountPush {
   readonly outstanding = new Map<string, Outstanding>();
   readonly #prior = new Map<string, string>();
   readonly #journaled = new Set<string>();
-  /** Outstanding accounts the service did not know (404): sent again, read from the file again. */
-  readonly #unknown = new Set<string>();
   readonly #report: NdjsonAppender;
   readonly #journal: NdjsonAppender | null;
   #sendingDone = false;
@@ -303,7 +311,6 @@ export class AccountPush {
           if (failed) throw failed.reason;
         }
       }
-      await this.#sendUnknownAgain();
       const least = this.options.batchStatus ? STATUSES_MAX : POLL_CHUNK;
       budget = Math.max(least, 2 * (this.finals.size - finalBefore));
       const rest = POLL_ROUND_MS - (Date.now() - started);
@@ -384,39 +391,20 @@ export class AccountPush {
         : [];
       return this.#final(o, status.status, status.service_identifier, errors);
     }
-    // The journal says scheduled but the service has no such process: schedule it again (after
-    // the round, with the line read from the file again).
+    // The journal says scheduled but the service has no such process: schedule it again, its
+    // line read from the file again.
     if (httpStatus === 404) {
-      this.#unknown.add(o.key);
-      return;
+      const again = toEntry(await readInputLineAt(this.options.file, o));
+      if (again.key === o.key) return this.#sendOne(again);
+      return this.#final(o, 'REJECTED', null, [
+        {
+          code: 'not_found',
+          attr: null,
+          detail: `The service has no such process, and line ${o.line} of the input has changed since.`,
+        },
+      ]);
     }
     this.#final(o, 'REJECTED', null, errorsOf(httpStatus, body));
-  }
-
-  /** Sends again the accounts polled as unknown, their lines read from the input in one pass. */
-  async #sendUnknownAgain(): Promise<void> {
-    if (this.#unknown.size === 0) return;
-    const keys = new Set(this.#unknown);
-    this.#unknown.clear();
-    for await (const input of readInputLines(this.options.file)) {
-      if (this.#aborted || keys.size === 0) return;
-      const entry = toEntry(input);
-      // The first line of a key is the one sent (#toSend skips the others).
-      if (!keys.delete(entry.key) || !this.outstanding.has(entry.key)) continue;
-      await this.#sendOne(entry);
-    }
-    // Gone from the file since it was scheduled: nothing to send, and nothing will change.
-    for (const key of keys) {
-      const o = this.outstanding.get(key);
-      if (o)
-        this.#final(o, 'REJECTED', null, [
-          {
-            code: 'not_found',
-            attr: null,
-            detail: 'The service has no such process, and the input no longer holds the account.',
-          },
-        ]);
-    }
   }
 }
 

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { open } from 'node:fs/promises';
 
 /** One non-blank line of the input file: its number (1-based), its text, and its JSON value. */
 export interface InputLine {
@@ -8,34 +8,108 @@ export interface InputLine {
   /** The parsed value; undefined when the line is not JSON. */
   value: unknown;
   parseError: string | null;
+  /** Where the line's bytes are in the file (without its line break), to read it again alone. */
+  offset: number;
+  bytes: number;
 }
 
-/** The input's lines, streamed (a book of a million accounts is not held in memory). */
-export async function* readInputLines(path: string): AsyncGenerator<InputLine> {
-  const lines = createInterface({
-    input: createReadStream(path, 'utf8'),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
+interface LineSpan {
+  line: number;
+  text: string;
+  offset: number;
+  bytes: number;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * The file's lines, streamed with their byte offsets, blank ones included. Line breaks are `\n`,
+ * `\r\n` or a lone `\r` (as readline reads them); the text is UTF-8 decoded.
+ */
+async function* lineSpans(path: string, chunkBytes: number): AsyncGenerator<LineSpan> {
+  const stream = createReadStream(path, { highWaterMark: chunkBytes });
   let line = 0;
-  for await (const text of lines) {
-    line++;
-    if (!text.trim()) continue;
-    try {
-      yield { line, text, value: JSON.parse(text), parseError: null };
-    } catch (err) {
-      yield { line, text, value: undefined, parseError: (err as Error).message };
+  // The start of a line the previous chunks ended in the middle of, and where in the file it began.
+  let partial: Buffer[] = [];
+  let partialOffset = 0;
+  let chunkOffset = 0;
+  // The previous chunk ended with a \r: a \n starting this one is the rest of that line break.
+  let skipLf = false;
+  const span = (bytes: Buffer, offset: number): LineSpan => ({
+    line: ++line,
+    text: bytes.toString('utf8'),
+    offset,
+    bytes: bytes.length,
+  });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let start = skipLf && chunk[0] === LF ? 1 : 0;
+      skipLf = false;
+      // Searched again only once passed: a file without \r costs one search a chunk.
+      let cr = chunk.indexOf(CR, start);
+      for (;;) {
+        if (cr !== -1 && cr < start) cr = chunk.indexOf(CR, start);
+        const lf = chunk.indexOf(LF, start);
+        const end = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf;
+        if (end === -1) break;
+        const head = chunk.subarray(start, end);
+        if (partial.length > 0) yield span(Buffer.concat([...partial, head]), partialOffset);
+        else yield span(head, chunkOffset + start);
+        partial = [];
+        start = end + 1;
+        if (end === cr) {
+          if (start === chunk.length) skipLf = true;
+          else if (chunk[start] === LF) start++;
+        }
+      }
+      if (start < chunk.length) {
+        if (partial.length === 0) partialOffset = chunkOffset + start;
+        partial.push(chunk.subarray(start));
+      }
+      chunkOffset += chunk.length;
     }
+    if (partial.length > 0) yield span(Buffer.concat(partial), partialOffset);
+  } finally {
+    stream.destroy();
+  }
+}
+
+const inputLine = ({ line, text, offset, bytes }: LineSpan): InputLine => {
+  try {
+    return { line, text, value: JSON.parse(text), parseError: null, offset, bytes };
+  } catch (err) {
+    return { line, text, value: undefined, parseError: (err as Error).message, offset, bytes };
+  }
+};
+
+/**
+ * The input's non-blank lines, streamed (a book of a million accounts is not held in memory);
+ * `chunkBytes` is how much is read at a time.
+ */
+export async function* readInputLines(path: string, chunkBytes = 1 << 20): AsyncGenerator<InputLine> {
+  for await (const span of lineSpans(path, chunkBytes)) if (span.text.trim()) yield inputLine(span);
+}
+
+/** One line read again, alone, from where readInputLines found it. */
+export async function readInputLineAt(
+  path: string,
+  at: Pick<InputLine, 'line' | 'offset' | 'bytes'>,
+): Promise<InputLine> {
+  const file = await open(path);
+  try {
+    const bytes = Buffer.alloc(at.bytes);
+    const { bytesRead } = await file.read(bytes, 0, at.bytes, at.offset);
+    return inputLine({ ...at, text: bytes.subarray(0, bytesRead).toString('utf8') });
+  } finally {
+    await file.close();
   }
 }
 
 /** How many non-blank lines the input has (for the progress total). */
 export async function countInputLines(path: string): Promise<number> {
   let n = 0;
-  const lines = createInterface({
-    input: createReadStream(path, 'utf8'),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  for await (const text of lines) if (text.trim()) n++;
+  for await (const span of lineSpans(path, 1 << 20)) if (span.text.trim()) n++;
   return n;
 }
 

@@ -269,11 +269,12 @@ export class PushSession {
     // Encoded once, for every attempt; given a string, fetch would scan and re-encode each time
     // (≈ 4 % of a bulk push's CPU).
     const body = Buffer.from(init.body);
+    const { method, contentType } = init;
     return async () => {
-      const headers: Record<string, string> = { 'content-type': init.contentType };
+      const headers: Record<string, string> = { 'content-type': contentType };
       if (this.#tokens) headers.authorization = `Token ${this.#tokens.token}`;
       const response = await fetch(`${this.baseUrl}${path}`, {
-        method: init.method,
+        method,
         headers,
         body,
         signal: this.#signal(),
