@@ -13,13 +13,11 @@ export interface InputLine {
   bytes: number;
 }
 
-interface LineSpan {
-  line: number;
-  text: string;
-  offset: number;
-  bytes: number;
-}
+/** A line as the reader finds it, before it is parsed. */
+type LineSpan = Pick<InputLine, 'line' | 'text' | 'offset' | 'bytes'>;
 
+/** How much of the input is read at a time. */
+const READ_BYTES = 1 << 20;
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -87,7 +85,7 @@ const inputLine = ({ line, text, offset, bytes }: LineSpan): InputLine => {
  * The input's non-blank lines, streamed (a book of a million accounts is not held in memory);
  * `chunkBytes` is how much is read at a time.
  */
-export async function* readInputLines(path: string, chunkBytes = 1 << 20): AsyncGenerator<InputLine> {
+export async function* readInputLines(path: string, chunkBytes = READ_BYTES): AsyncGenerator<InputLine> {
   for await (const span of lineSpans(path, chunkBytes)) if (span.text.trim()) yield inputLine(span);
 }
 
@@ -109,7 +107,7 @@ export async function readInputLineAt(
 /** How many non-blank lines the input has (for the progress total). */
 export async function countInputLines(path: string): Promise<number> {
   let n = 0;
-  for await (const span of lineSpans(path, 1 << 20)) if (span.text.trim()) n++;
+  for await (const span of lineSpans(path, READ_BYTES)) if (span.text.trim()) n++;
   return n;
 }
 
