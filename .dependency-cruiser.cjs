@@ -8,14 +8,17 @@
 const LAYERS = [
   { name: 'vocabulary', rank: 0, path: '^src/vocabulary/' },
   { name: 'infra', rank: 1, path: '^src/(infra/|config[.]ts$)' },
-  { name: 'http', rank: 2, path: '^src/http/' },
-  { name: 'auth', rank: 3, path: '^src/auth/' },
-  { name: 'suppliers', rank: 3, path: '^src/suppliers/' },
-  { name: 'accounts', rank: 4, path: '^src/accounts/' },
-  { name: 'account-import', rank: 5, path: '^src/account-import/' },
-  { name: 'follow-ups', rank: 5, path: '^src/follow-ups/' },
-  { name: 'dashboard', rank: 6, path: '^src/dashboard/' },
-  { name: 'composition', rank: 7, path: '^src/((app|server|worker-process)[.]ts$|cli/|client/)' },
+  { name: 'errors', rank: 2, path: '^src/errors/' },
+  { name: 'validation', rank: 3, path: '^src/validation/' },
+  { name: 'http', rank: 4, path: '^src/http/' },
+  { name: 'auth', rank: 5, path: '^src/auth/' },
+  { name: 'suppliers', rank: 5, path: '^src/suppliers/' },
+  { name: 'accounts', rank: 6, path: '^src/accounts/' },
+  { name: 'account-import', rank: 7, path: '^src/account-import/' },
+  { name: 'follow-ups', rank: 7, path: '^src/follow-ups/' },
+  { name: 'api', rank: 8, path: '^src/api/' },
+  { name: 'dashboard', rank: 8, path: '^src/dashboard/' },
+  { name: 'composition', rank: 9, path: '^src/((app|server|worker-process)[.]ts$|cli/|client/)' },
 ];
 
 const anyOf = (layers) => layers.map((layer) => `(${layer.path})`).join('|');
@@ -32,9 +35,25 @@ const layerRules = LAYERS.filter((layer) => layer.rank < TOP).map((layer) => {
   };
 });
 
+/**
+ * The domain rooms are used from a worker, the CLI and tests as well as from routes, so they never
+ * speak HTTP: their routes live in `api/`, and what they share with routes (error codes and items,
+ * the validation engine) lies on the floors below `http/`.
+ */
+const domainRules = [
+  {
+    name: 'domain-rooms-never-import-http',
+    comment: 'accounts/ and follow-ups/ may not import http/ (their routes live in api/)',
+    severity: 'error',
+    from: { path: '^src/(accounts|follow-ups)/' },
+    to: { path: '^src/http/' },
+  },
+];
+
 module.exports = {
   forbidden: [
     ...layerRules,
+    ...domainRules,
     {
       name: 'outside-the-floor-plan',
       comment: 'every module in src/ belongs to one layer of the floor plan (.dependency-cruiser.cjs)',

@@ -4,7 +4,7 @@
  * (account-check-pool.ts, for validate). The supplier's existence and state are the caller's.
  */
 import { parseAccountRequest } from '../accounts/payload/account-request.ts';
-import type { ErrorItem } from '../http/errors.ts';
+import type { ErrorItem } from '../errors/error-items.ts';
 import { localDate } from '../infra/clock.ts';
 
 /** What the validate endpoint needs of a check. */

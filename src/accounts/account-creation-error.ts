@@ -1,4 +1,4 @@
-import type { CreationFailureCode } from '../http/error-catalogue.ts';
+import type { CreationFailureCode } from '../errors/error-catalogue.ts';
 import { isUniqueViolation } from '../infra/db/db.ts';
 
 /** A failure that belongs to the account, not to the machine: the process ends ERRORED with it. */

@@ -1,4 +1,4 @@
-import { notFound } from '../http/error-catalogue.ts';
+import { notFound } from '../errors/error-catalogue.ts';
 import { type Queryable, sql } from '../infra/db/db.ts';
 
 /** An account that exists (imported, not merely staged): what follow-up imports attach to. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { authenticationFailed, notAuthenticated, throttled } from '../http/error-catalogue.ts';
+import { authenticationFailed, notAuthenticated, throttled } from '../errors/error-catalogue.ts';
 import type { CredentialThrottle } from './credential-throttle.ts';
 import { secretsEqual } from './operator-key.ts';
 

@@ -4,7 +4,7 @@ import {
   notAuthenticated,
   permissionDenied,
   throttled,
-} from '../http/error-catalogue.ts';
+} from '../errors/error-catalogue.ts';
 import { isJsonObject } from '../http/json-body.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { type ApiKeyScope, canAccessSupplier } from './api-keys.ts';

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CredentialThrottle } from '../auth/credential-throttle.ts';
 import { secretsEqual } from '../auth/operator-key.ts';
-import { apiError, throttled } from '../http/error-catalogue.ts';
+import { apiError, throttled } from '../errors/error-catalogue.ts';
 import type { Db } from '../infra/db/db.ts';
 import { CONTENT_SECURITY_POLICY, signInPage } from './layout.ts';
 import {

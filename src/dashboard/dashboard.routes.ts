@@ -6,7 +6,7 @@ import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { CredentialThrottle } from '../auth/credential-throttle.ts';
 import type { KeyScopes } from '../auth/key-scopes.ts';
-import { answerOf, notFound } from '../http/error-catalogue.ts';
+import { answerOf, notFound } from '../errors/error-catalogue.ts';
 import { type AnyError, toApiError } from '../http/error-handler.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';

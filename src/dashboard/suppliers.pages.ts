@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { bulkTransition, errorCodeCounts } from '../account-import/process-filters.queries.ts';
+import { bulkTransition, errorCodeCounts } from '../account-import/operator/process-filters.queries.ts';
 import { emailOutboxSummary } from '../accounts/welcome-emails/outbox.queries.ts';
-import { notFound } from '../http/error-catalogue.ts';
+import { notFound } from '../errors/error-catalogue.ts';
 import { StringEnum } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
 import {

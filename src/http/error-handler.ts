@@ -14,8 +14,8 @@ import {
   serviceUnavailable,
   unsupportedMediaType,
   validationFailed,
-} from './error-catalogue.ts';
-import { ajvErrorsToItems } from './validation-errors.ts';
+} from '../errors/error-catalogue.ts';
+import { ajvErrorsToItems } from '../validation/validation-errors.ts';
 
 export type AnyError = FastifyError & { validationContext?: string };
 

@@ -7,7 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { type ApiError, apiError, requestTimeout, serverError } from './error-catalogue.ts';
+import { type ApiError, apiError, requestTimeout, serverError } from '../errors/error-catalogue.ts';
 
 /** Path parameters up to this many characters (an `external_account_number` may be 128). */
 export const MAX_PATH_PARAM_LENGTH = 255;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Db, sql } from '../infra/db/db.ts';
-import { apiError } from './error-catalogue.ts';
+import { apiError } from '../errors/error-catalogue.ts';
 
 const ping = sql('ping', 'SELECT 1');
 

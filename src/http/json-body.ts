@@ -18,9 +18,9 @@ import {
 } from '../vocabulary/exact-numbers.ts';
 import { MAX_NESTING_DEPTH } from '../vocabulary/field-types.ts';
 import { scanJsonText } from '../vocabulary/json-text.ts';
-import { payloadTooLarge, unsupportedMediaType, validationFailed } from './error-catalogue.ts';
+import { payloadTooLarge, unsupportedMediaType, validationFailed } from '../errors/error-catalogue.ts';
 import { fromFastifyError } from './error-handler.ts';
-import { type ErrorItem, item } from './errors.ts';
+import { type ErrorItem, item } from '../errors/error-items.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { notFound } from './error-catalogue.ts';
+import { notFound } from '../errors/error-catalogue.ts';
 import { isJsonObject } from './json-body.ts';
 
 /**

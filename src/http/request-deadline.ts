@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { serviceUnavailable } from './error-catalogue.ts';
+import { serviceUnavailable } from '../errors/error-catalogue.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

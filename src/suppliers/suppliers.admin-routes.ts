@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { apiError, notFound, type ValidationFailureCode, validationFailed } from '../http/error-catalogue.ts';
-import { item } from '../http/errors.ts';
+import { apiError, notFound, type ValidationFailureCode, validationFailed } from '../errors/error-catalogue.ts';
+import { item } from '../errors/error-items.ts';
 import { AdminObject, ErrorRef, StringEnum } from '../http/schemas.ts';
-import { wireDatetime } from '../http/wire-format.ts';
+import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import type { Db } from '../infra/db/db.ts';
 import {
   createSupplier,

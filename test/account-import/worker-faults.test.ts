@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { scheduleImportProcess } from '../../src/account-import/import-process-scheduling.queries.ts';
+import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
 import { startWorker, type WorkerHandle } from '../../src/account-import/queue/worker.ts';
 import { type FerryConfig, loadConfig } from '../../src/config.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';

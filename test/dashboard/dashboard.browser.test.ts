@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { scheduleImportProcess } from '../../src/account-import/import-process-scheduling.queries.ts';
+import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
 import { startWorker, type WorkerHandle } from '../../src/account-import/queue/worker.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';

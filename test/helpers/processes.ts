@@ -1,5 +1,5 @@
 import { recordTransition } from '../../src/account-import/import-process.queries.ts';
-import { scheduleImportProcess } from '../../src/account-import/import-process-scheduling.queries.ts';
+import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
 import type {
   ImportProcessStatus,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { scheduleImportProcess } from '../../src/account-import/import-process-scheduling.queries.ts';
+import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
 import { admin, adminHeaders, createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 describe('admin API: import suppliers', () => {

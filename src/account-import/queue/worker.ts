@@ -12,7 +12,7 @@ import type { Registry } from 'prom-client';
 import type { FerryConfig } from '../../config.ts';
 import { localDate } from '../../infra/clock.ts';
 import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
-import { foldTallyChanges } from '../import-metrics.queries.ts';
+import { foldTallyChanges } from '../metrics/import-metrics.queries.ts';
 import { recordTransition } from '../import-process.queries.ts';
 import { type EventProcess, logProcessEvents } from '../process-event-log.ts';
 import { type ImportOutcome, processImport, processImportBatch } from './process-import.ts';
@@ -25,7 +25,7 @@ import {
   releaseExpiredLeases,
   retryProcessesLater,
 } from './queue.queries.ts';
-import { workerBatchDuration } from './worker-metrics.ts';
+import { workerBatchDuration } from '../metrics/worker-metrics.ts';
 
 export interface WorkerHandle {
   readonly workerId: string;

@@ -6,7 +6,7 @@ import type { AccountPayload } from './account-payload.schema.ts';
 import type { SupplyAddress } from './addresses/addresses.schema.ts';
 import type { MeterPoint } from './meter-points/meter-points.schema.ts';
 import type { ElectricityMeter, ElectricityRegister, GasMeter } from './meters/meters.schema.ts';
-import { type CheckContext, cleanItems } from './validation/check-context.ts';
+import { type CheckContext, cleanItems } from '../../validation/check-context.ts';
 
 export interface LocatedMeterPoint {
   point: MeterPoint;

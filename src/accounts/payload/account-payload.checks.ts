@@ -4,7 +4,7 @@
  */
 import type { AccountFacts } from './account-facts.ts';
 import { checkNoBusinessFields } from './business/business.checks.ts';
-import { type CheckContext, count, isFilled } from './validation/check-context.ts';
+import { type CheckContext, count, isFilled } from '../../validation/check-context.ts';
 
 export function checkAccountType(ctx: CheckContext, facts: AccountFacts): void {
   const { payload } = facts;

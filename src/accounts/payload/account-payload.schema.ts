@@ -36,7 +36,7 @@ import {
   PaymentPromiseSchema,
   PaymentScheduleSchema,
 } from './payments/payments.schema.ts';
-import * as S from './validation/schema-builders.ts';
+import * as S from '../../validation/schema-builders.ts';
 
 /** Kinds of account. */
 const ACCOUNT_TYPES = [

@@ -4,10 +4,10 @@
  * relative to the account payload whichever form was sent; task parameter errors sit under
  * `task_params.`.
  */
-import type { ErrorItem } from '../../http/errors.ts';
+import type { ErrorItem } from '../../errors/error-items.ts';
 import { type AccountPayload, type TaskParams, TaskParamsSchema } from './account-payload.schema.ts';
 import { validateAccountPayload } from './validate-account-payload.ts';
-import { structuralValidator } from './validation/structural-validator.ts';
+import { structuralValidator } from '../../validation/structural-validator.ts';
 
 export interface AccountRequestContext {
   /** Today in the service time zone, `YYYY-MM-DD`. */

@@ -19,7 +19,7 @@ import { checkMeterPointHistory } from './meter-points/meter-point-history.check
 import { checkMeterPoint, checkSomePointOnSupply } from './meter-points/meter-points.checks.ts';
 import { checkMeters } from './meters/meters.checks.ts';
 import { checkPayments } from './payments/payments.checks.ts';
-import type { CheckContext } from './validation/check-context.ts';
+import type { CheckContext } from '../../validation/check-context.ts';
 
 type AccountCheck = (ctx: CheckContext, facts: ReturnType<typeof describeAccount>) => void;
 

@@ -1,4 +1,4 @@
-import { wireDatetime } from '../../http/wire-format.ts';
+import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import { type Queryable, sql } from '../../infra/db/db.ts';
 
 /** The states of an outbox row (migration 0009); the dashboard lists them. */

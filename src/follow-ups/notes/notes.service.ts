@@ -1,6 +1,6 @@
 import { findImportedAccount, lockImportedAccount } from '../../accounts/imported-account.ts';
-import { type ErrorItem, item } from '../../http/errors.ts';
-import { wireDatetime } from '../../http/wire-format.ts';
+import { type ErrorItem, item } from '../../errors/error-items.ts';
+import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import { forEachConcurrently } from '../../infra/concurrency.ts';
 import { resolveDocumentKey } from '../../infra/storage/document-path.ts';
 import { findSupplier } from '../../suppliers/suppliers.queries.ts';

@@ -7,7 +7,7 @@ import {
   Nullable,
   Obj,
   Opt,
-} from '../../accounts/payload/validation/schema-builders.ts';
+} from '../../validation/schema-builders.ts';
 import { PAYMENT_INSTRUCTION_TYPES, PAYMENT_VENDOR_NAMES } from '../../infra/vendors/payment-vendor.ts';
 
 // The account payload's own definitions: `ledger_code` has its `ledger-code` format (a format

@@ -1,5 +1,5 @@
 import { findImportedAccount, lockImportedAccount } from '../../accounts/imported-account.ts';
-import { apiError } from '../../http/error-catalogue.ts';
+import { apiError } from '../../errors/error-catalogue.ts';
 import { withTransientRetry } from '../../infra/db/db.ts';
 import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
 import { PaymentInstructionBody, type PaymentInstructionRequest } from './payment-instruction.schema.ts';

@@ -1,5 +1,5 @@
 import { findImportedAccount, lockImportedAccount } from '../../accounts/imported-account.ts';
-import { type ErrorItem, item } from '../../http/errors.ts';
+import { type ErrorItem, item } from '../../errors/error-items.ts';
 import { forEachConcurrently } from '../../infra/concurrency.ts';
 import { resolveDocumentKey } from '../../infra/storage/document-path.ts';
 import { findSupplier } from '../../suppliers/suppliers.queries.ts';

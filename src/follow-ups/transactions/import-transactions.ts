@@ -1,8 +1,8 @@
 import { lockImportedAccount } from '../../accounts/imported-account.ts';
 import { checkTransactionList } from '../../accounts/payload/ledgers/transactions.checks.ts';
-import { CheckContext, cleanItems } from '../../accounts/payload/validation/check-context.ts';
-import { RawBodyError, type TransactionRefusalCode } from '../../http/error-catalogue.ts';
-import type { ErrorItem } from '../../http/errors.ts';
+import { CheckContext, cleanItems } from '../../validation/check-context.ts';
+import { RawBodyError, type TransactionRefusalCode } from '../../errors/error-catalogue.ts';
+import type { ErrorItem } from '../../errors/error-items.ts';
 import { localDate } from '../../infra/clock.ts';
 import { withTransientRetry } from '../../infra/db/db.ts';
 import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';

@@ -3,7 +3,7 @@
  * (which they share, see import-transactions.ts): money to the penny, and which types may be
  * negative.
  */
-import { type ErrorItem, item } from '../../http/errors.ts';
+import { type ErrorItem, item } from '../../errors/error-items.ts';
 import { exactUnits, MONEY_PLACES } from './amounts.ts';
 import type { Transaction, TransactionType } from './transaction.schema.ts';
 

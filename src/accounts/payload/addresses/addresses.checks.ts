@@ -5,8 +5,8 @@
 import { instantOf } from '../../../vocabulary/calendar-date.ts';
 import { type AccountFacts, type AnyMeter, pointLastBilledToDate } from '../account-facts.ts';
 import { checkMetadataKeys } from '../customers/customers.checks.ts';
-import { type CheckContext, cleanItems, isFilled } from '../validation/check-context.ts';
-import { compositeKey, findRepeatedIndexes } from '../validation/duplicates.ts';
+import { type CheckContext, cleanItems, isFilled } from '../../../validation/check-context.ts';
+import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { isGbPostcode, normaliseGbPostcode } from './gb-postcode.ts';
 
 const LEGACY_BILLING_FIELDS = [

@@ -1,9 +1,9 @@
 /** Rules on billing set-up: billing options and the smart read day; statements, debts and deposits. */
 
 import type { AccountFacts } from '../account-facts.ts';
-import { type CheckContext, cleanItems, count, isFilled } from '../validation/check-context.ts';
-import { findRepeatedIndexes } from '../validation/duplicates.ts';
-import { isDayOfEveryMonth } from '../validation/industry-identifiers.ts';
+import { type CheckContext, cleanItems, count, isFilled } from '../../../validation/check-context.ts';
+import { findRepeatedIndexes } from '../rules/duplicates.ts';
+import { isDayOfEveryMonth } from '../rules/industry-identifiers.ts';
 
 export function checkBillingOptions(ctx: CheckContext, facts: AccountFacts): void {
   const { payload } = facts;

@@ -1,6 +1,6 @@
 /** Billing set-up and history: billing options, statements, debts, dunning, deposits. */
 import type { Static } from '@sinclair/typebox';
-import * as S from '../validation/schema-builders.ts';
+import * as S from '../../../validation/schema-builders.ts';
 
 export const BillingOptionsSchema = S.Obj(
   {

@@ -2,7 +2,7 @@
 import type { Static } from '@sinclair/typebox';
 import { personFields, USER_ROLES } from '../customers/customers.schema.ts';
 import { NoteSchema } from '../extras/extras.schema.ts';
-import * as S from '../validation/schema-builders.ts';
+import * as S from '../../../validation/schema-builders.ts';
 
 /** Legal forms of a business. */
 export const BUSINESS_TYPES = [

@@ -2,8 +2,8 @@
 import { calendarDateOf } from '../../../vocabulary/calendar-date.ts';
 import type { AccountFacts } from '../account-facts.ts';
 import type { BusinessUser } from '../business/business.schema.ts';
-import { type CheckContext, cleanItems, isFilled } from '../validation/check-context.ts';
-import { compositeKey, findRepeatedIndexes } from '../validation/duplicates.ts';
+import { type CheckContext, cleanItems, isFilled } from '../../../validation/check-context.ts';
+import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import type { Customer, Metadata } from './customers.schema.ts';
 
 type Person = Customer | BusinessUser;

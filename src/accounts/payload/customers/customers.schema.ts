@@ -1,6 +1,6 @@
 /** `customers[]` and the person fields business users share with customers. */
 import type { Static } from '@sinclair/typebox';
-import * as S from '../validation/schema-builders.ts';
+import * as S from '../../../validation/schema-builders.ts';
 
 /** Roles a customer or business user can hold. */
 export const USER_ROLES = [

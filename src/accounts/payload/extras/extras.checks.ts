@@ -4,9 +4,9 @@
  */
 import { instantOf } from '../../../vocabulary/calendar-date.ts';
 import type { AccountFacts } from '../account-facts.ts';
-import { type CheckContext, cleanItems, isFilled } from '../validation/check-context.ts';
-import { compositeKey, findRepeatedIndexes } from '../validation/duplicates.ts';
-import { findOverlaps, periodsOverlap } from '../validation/periods.ts';
+import { type CheckContext, cleanItems, isFilled } from '../../../validation/check-context.ts';
+import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
+import { findOverlaps, periodsOverlap } from '../rules/periods.ts';
 import type { Note } from './extras.schema.ts';
 
 /** Campaigns, commission and contribution contracts, partners, complaints and references. */

@@ -4,7 +4,7 @@
  * with the GB transaction types.
  */
 import type { Static } from '@sinclair/typebox';
-import * as S from '../validation/schema-builders.ts';
+import * as S from '../../../validation/schema-builders.ts';
 import { TransactionSchema } from './transactions.schema.ts';
 
 export const LedgerRecordSchema = S.Obj({

@@ -4,7 +4,7 @@
  * issue date and balances, and where its fields live, so ledger and account rules share code.
  */
 import type { AccountPayload } from '../account-payload.schema.ts';
-import { type CheckContext, cleanItems, type Located } from '../validation/check-context.ts';
+import { type CheckContext, cleanItems, type Located } from '../../../validation/check-context.ts';
 import type { Transaction } from './transactions.schema.ts';
 
 export interface TransactionGroup {

@@ -1,9 +1,9 @@
 /** Rules on individual transactions and their ids, wherever they sit (account level or a ledger). */
 import { MONEY_SCALE, toScaledInteger } from '../../../vocabulary/decimal.ts';
 import type { AccountFacts, AnyMeter } from '../account-facts.ts';
-import { type CheckContext, isFilled, type Located } from '../validation/check-context.ts';
-import { compositeKey, findRepeatedIndexes } from '../validation/duplicates.ts';
-import { periodsOverlap } from '../validation/periods.ts';
+import { type CheckContext, isFilled, type Located } from '../../../validation/check-context.ts';
+import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
+import { periodsOverlap } from '../rules/periods.ts';
 import { allTransactions, type TransactionGroup } from './transaction-groups.ts';
 import type { LineItem, SupplyChargeTransaction, Transaction } from './transactions.schema.ts';
 

@@ -11,7 +11,7 @@ import {
   REPAYMENT_PAYMENT_TYPES,
   REPAYMENT_REASONS,
 } from '../../../vocabulary/transaction-enums.ts';
-import * as S from '../validation/schema-builders.ts';
+import * as S from '../../../validation/schema-builders.ts';
 
 const TaxItemSchema = S.Obj({
   amount: S.Decimal(10, 10, { description: 'Tax amount in pounds.' }),

@@ -1,6 +1,6 @@
 /** Objects electricity and gas meter points share: agreements' parts, tax exemptions, smart data. */
 import { Type } from '@sinclair/typebox';
-import * as S from '../validation/schema-builders.ts';
+import * as S from '../../../validation/schema-builders.ts';
 import {
   GRID_SUPPLY_POINT_EQUIVALENTS,
   METERING_AGENTS,

@@ -8,9 +8,9 @@ import {
   type LocatedMeterPoint,
   pointLastBilledToDate,
 } from '../account-facts.ts';
-import { type CheckContext, isFilled } from '../validation/check-context.ts';
-import { compositeKey, findRepeatedIndexes } from '../validation/duplicates.ts';
-import { coversDate, findSequenceBreaks } from '../validation/periods.ts';
+import { type CheckContext, isFilled } from '../../../validation/check-context.ts';
+import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
+import { coversDate, findSequenceBreaks } from '../rules/periods.ts';
 import type { MeterPoint } from './meter-points.schema.ts';
 
 /** Unmetered electricity supplies need no meter: non-half-hourly (B) and half-hourly (D). */

@@ -1,6 +1,6 @@
 /** `supply_addresses[].meter_points[]`: an electricity or a gas meter point, chosen by `supply_type`. */
 import type { Static } from '@sinclair/typebox';
-import * as S from '../validation/schema-builders.ts';
+import * as S from '../../../validation/schema-builders.ts';
 import { ElectricityMeterPointSchema } from './electricity-meter-point.schema.ts';
 import { GasMeterPointSchema } from './gas-meter-point.schema.ts';
 

@@ -13,8 +13,8 @@ import {
   settlementRegisters,
 } from '../account-facts.ts';
 import type { MeterPoint } from '../meter-points/meter-points.schema.ts';
-import { type CheckContext, isFilled } from '../validation/check-context.ts';
-import { findRepeatedIndexes } from '../validation/duplicates.ts';
+import { type CheckContext, isFilled } from '../../../validation/check-context.ts';
+import { findRepeatedIndexes } from '../rules/duplicates.ts';
 import type { ElectricityMeter } from './meters.schema.ts';
 import { isAcceptedTransferVendReadDate } from './prepay-vend-date.ts';
 

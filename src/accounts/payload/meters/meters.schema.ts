@@ -4,7 +4,7 @@
  * historical readings.
  */
 import type { Static } from '@sinclair/typebox';
-import * as S from '../validation/schema-builders.ts';
+import * as S from '../../../validation/schema-builders.ts';
 
 const READING_TYPES = ['CUSTOMER', 'ESTIMATE', 'ROUTINE', 'SMART', 'REGULAR'] as const;
 export const SMART_TYPES = ['NONE', 'SMETS1', 'SMETS1_ENROLLED', 'SMETS2'] as const;

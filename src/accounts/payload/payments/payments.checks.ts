@@ -2,10 +2,10 @@
 import { calendarDateOf, instantOf } from '../../../vocabulary/calendar-date.ts';
 import { MONEY_SCALE, toScaledInteger } from '../../../vocabulary/decimal.ts';
 import type { AccountFacts } from '../account-facts.ts';
-import { type CheckContext, cleanItems, count, isFilled, type Located } from '../validation/check-context.ts';
-import { compositeKey, findRepeatedIndexes } from '../validation/duplicates.ts';
-import { isDayOfEveryMonth } from '../validation/industry-identifiers.ts';
-import { findSequenceBreaks } from '../validation/periods.ts';
+import { type CheckContext, cleanItems, count, isFilled, type Located } from '../../../validation/check-context.ts';
+import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
+import { isDayOfEveryMonth } from '../rules/industry-identifiers.ts';
+import { findSequenceBreaks } from '../rules/periods.ts';
 import type { PaymentSchedule } from './payments.schema.ts';
 
 export function checkPayments(ctx: CheckContext, facts: AccountFacts): void {

@@ -1,6 +1,6 @@
 /** Payment arrangements: instructions, preferences, schedules, plans, promises, adequacy reviews. */
 import { type Static, Type } from '@sinclair/typebox';
-import * as S from '../validation/schema-builders.ts';
+import * as S from '../../../validation/schema-builders.ts';
 
 export const PAYMENT_VENDORS = [
   'STRIPE',

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { validateAccountPayload } from '../../../../src/accounts/payload/validate-account-payload.ts';
-import type { ErrorItem } from '../../../../src/http/errors.ts';
+import type { ErrorItem } from '../../../../src/errors/error-items.ts';
 import { exampleAccount } from '../../../helpers/account-fixtures.ts';
 
 export type Json = Record<string, unknown>;

@@ -1,0 +1,123 @@
+/**
+ * The migration's own families on /metrics (PRODUCT.md §9), read from the database at scrape time
+ * so they are the same whichever process serves them and survive restarts (decision 0044):
+ * the tallies the import_processes triggers keep, and the queue lag. One scrape runs two small
+ * queries whatever the number of processes.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Queryable } from '../../infra/db/db.ts';
+import { IMPORT_PROCESS_STATUSES } from '../../vocabulary/import-process-states.ts';
+import { foldTallyChanges, readQueueLag, readTallies, type TallyRow } from './import-metrics.queries.ts';
+
+/** A scrape folds the changes itself when this many wait (no worker has folded them lately). */
+const FOLD_AT_SCRAPE = 1_000;
+/** The states whose entries count as import errors. */
+const ERROR_STATES = new Set(['ERRORED', 'DRY_RUN_ERRORED']);
+
+interface Snapshot {
+  processes: Map<string, Map<string, number>>;
+  accountsCreated: number;
+  errors: Map<string, number>;
+  queueLagSeconds: number;
+}
+
+async function readSnapshot(db: Queryable, log: Pick<FastifyBaseLogger, 'warn'>): Promise<Snapshot> {
+  const [tallies, lag] = await Promise.all([
+    db.query<TallyRow & { changes: number }>(readTallies),
+    db.query<{ seconds: number }>(readQueueLag),
+  ]);
+  const snapshot: Snapshot = {
+    processes: new Map(),
+    accountsCreated: 0,
+    errors: new Map(),
+    queueLagSeconds: Number(lag.rows[0]?.seconds ?? 0),
+  };
+  let changes = 0;
+  for (const row of tallies.rows) {
+    changes += row.changes;
+    const bySupplier = snapshot.processes.get(row.import_supplier) ?? new Map<string, number>();
+    bySupplier.set(row.status, (bySupplier.get(row.status) ?? 0) + Number(row.processes));
+    snapshot.processes.set(row.import_supplier, bySupplier);
+    if (row.status === 'PROCESSED') snapshot.accountsCreated += Number(row.entered);
+    if (ERROR_STATES.has(row.status)) {
+      snapshot.errors.set(row.error_code, (snapshot.errors.get(row.error_code) ?? 0) + Number(row.entered));
+    }
+  }
+  if (changes >= FOLD_AT_SCRAPE) {
+    db.query(foldTallyChanges).catch((err) => log.warn({ err }, 'could not fold the import tallies'));
+  }
+  return snapshot;
+}
+
+/**
+ * Registers ferry_import_processes{supplier,status}, ferry_accounts_created_total,
+ * ferry_import_errors_total{code} and ferry_import_queue_lag_seconds on `registry`. The families
+ * of one scrape share one read; a read that fails (the database away) leaves the last values.
+ */
+export function registerImportMetrics(
+  registry: Registry,
+  db: Queryable,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+): void {
+  let reading: Promise<Snapshot | null> | null = null;
+  const read = () => {
+    reading ??= readSnapshot(db, log)
+      .catch((err) => {
+        log.warn({ err }, 'could not read the import metrics');
+        return null;
+      })
+      .finally(() => {
+        reading = null;
+      });
+    return reading;
+  };
+
+  new Gauge({
+    name: 'ferry_import_processes',
+    help: 'Import processes by supplier and state, now.',
+    labelNames: ['supplier', 'status'],
+    registers: [registry],
+    async collect() {
+      const s = await read();
+      if (!s) return;
+      this.reset();
+      for (const [supplier, byStatus] of s.processes) {
+        for (const status of IMPORT_PROCESS_STATUSES)
+          this.set({ supplier, status }, byStatus.get(status) ?? 0);
+      }
+    },
+  });
+  new Counter({
+    name: 'ferry_accounts_created_total',
+    help: 'Accounts created by imports (processes that reached PROCESSED).',
+    registers: [registry],
+    async collect() {
+      const s = await read();
+      if (!s) return;
+      this.reset();
+      this.inc(s.accountsCreated);
+    },
+  });
+  new Counter({
+    name: 'ferry_import_errors_total',
+    help: 'Import processes that ended in error (ERRORED or DRY_RUN_ERRORED), by error code.',
+    labelNames: ['code'],
+    registers: [registry],
+    async collect() {
+      const s = await read();
+      if (!s) return;
+      this.reset();
+      for (const [code, n] of s.errors) this.inc({ code }, n);
+    },
+  });
+  new Gauge({
+    name: 'ferry_import_queue_lag_seconds',
+    help: 'How long the due PENDING process a worker would claim next has been waiting (0: none due).',
+    registers: [registry],
+    async collect() {
+      const s = await read();
+      if (s) this.set(s.queueLagSeconds);
+    },
+  });
+}

@@ -1,0 +1,263 @@
+/**
+ * Scheduling import processes: new ones staged in one statement however many, existing ones
+ * re-scheduled (or refused) by the state table, under row locks taken in id order.
+ */
+import { batcher } from '../../infra/batcher.ts';
+import { type Db, type Queryable, sql } from '../../infra/db/db.ts';
+import {
+  allows,
+  IMPORT_PROCESS_TRANSITIONS,
+  type ImportProcessStatus,
+} from '../../vocabulary/import-process-states.ts';
+import { type LatestEvent, recordTransitions } from '../import-process.queries.ts';
+import { sqlWord } from '../process-state-sql.ts';
+
+export interface ScheduleInput {
+  supplier: string;
+  externalAccountNumber: string;
+  payload: unknown;
+  isDryRun: boolean;
+  scheduleWindowStart: Date;
+  scheduleWindowEnd: Date;
+  /** False when the client left the window to the default (due now); then any due window is as good. */
+  explicitWindow: boolean;
+}
+
+export type ScheduleOutcome =
+  | { kind: 'created' }
+  | { kind: 'rescheduled' }
+  | { kind: 'unchanged' }
+  | { kind: 'in_progress' }
+  | { kind: 'already_imported'; accountNumber: string };
+
+/**
+ * New processes, each with its CREATED event, in one statement (no transaction needed); the
+ * keys returned are those inserted, a process that exists already is left alone.
+ */
+const insertProcesses = sql(
+  'insertImportProcesses',
+  `WITH staged AS (
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
+       import_supplier text, external_account_number text, payload jsonb, is_dry_run boolean,
+       schedule_window_start timestamptz, schedule_window_end timestamptz, latest_event jsonb)
+   ), created AS (
+     INSERT INTO import_processes
+            (import_supplier, external_account_number, status, payload, is_dry_run,
+             schedule_window_start, schedule_window_end, latest_event)
+     SELECT import_supplier, external_account_number, ${sqlWord(IMPORT_PROCESS_TRANSITIONS.schedule.to)}, payload, is_dry_run,
+            schedule_window_start, schedule_window_end, latest_event
+       FROM staged
+     ON CONFLICT (import_supplier, external_account_number) DO NOTHING
+     RETURNING id, import_supplier, external_account_number, latest_event
+   ), event AS (
+     INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
+     SELECT id, latest_event->>'event', (latest_event->>'occurred_at')::timestamptz, NULL FROM created
+   )
+   SELECT import_supplier, external_account_number FROM created`,
+);
+
+type NewProcess = ScheduleInput & { created: LatestEvent };
+const keyOf = (supplier: string, external: string) => `${supplier}\u0000${external}`;
+
+/** Inserts the processes that do not exist yet; true for each one inserted. */
+async function insertNewProcesses(db: Queryable, items: NewProcess[]): Promise<boolean[]> {
+  // Of two items for one process, only the first is offered; the other finds it existing.
+  const offered = new Map<string, NewProcess>();
+  for (const i of items) {
+    const k = keyOf(i.supplier, i.externalAccountNumber);
+    if (!offered.has(k)) offered.set(k, i);
+  }
+  const rows = [...offered.values()].map((i) => ({
+    import_supplier: i.supplier,
+    external_account_number: i.externalAccountNumber,
+    payload: i.payload,
+    is_dry_run: i.isDryRun,
+    schedule_window_start: i.scheduleWindowStart.toISOString(),
+    schedule_window_end: i.scheduleWindowEnd.toISOString(),
+    latest_event: i.created,
+  }));
+  const inserted = new Set(
+    (
+      await db.query<{ import_supplier: string; external_account_number: string }>(insertProcesses, [
+        JSON.stringify(rows),
+      ])
+    ).rows.map((r) => keyOf(r.import_supplier, r.external_account_number)),
+  );
+  return items.map((i) => {
+    const k = keyOf(i.supplier, i.externalAccountNumber);
+    return offered.get(k) === i && inserted.has(k);
+  });
+}
+
+/** Stages new processes: true for each one inserted (one that exists already is left alone). */
+export type InsertNewProcesses = (items: NewProcess[]) => Promise<boolean[]>;
+
+/** Stages new processes in one statement, however many (the bulk endpoint's whole request). */
+export const insertAtOnce =
+  (db: Queryable): InsertNewProcesses =>
+  (items) =>
+    insertNewProcesses(db, items);
+
+/**
+ * Stages new processes with group commit: concurrent requests share one INSERT (and one
+ * commit). A batch that fails for any reason but an unreachable database is retried one item
+ * at a time by the batcher, so one item's failure is only its own.
+ */
+export function processStager(db: Db): InsertNewProcesses {
+  const stageOne = batcher(
+    async (items: NewProcess[]) =>
+      (await insertNewProcesses(db, items)).map((value) => ({ status: 'fulfilled' as const, value })),
+    { maxBatch: 200, maxInFlight: 2 },
+  );
+  return (items) => Promise.all(items.map(stageOne));
+}
+
+// The processes asked for, locked in id order (two requests never wait for each other in a cycle),
+// each compared with what its request would write.
+const lockProcesses = sql(
+  'lockImportProcessesForSchedule',
+  `SELECT k.i, p.id, p.status, p.payload = k.payload AS same_payload, p.is_dry_run, a.number AS account_number,
+          CASE WHEN k.explicit_window
+               THEN p.schedule_window_start = k.schedule_window_start AND p.schedule_window_end = k.schedule_window_end
+               ELSE p.schedule_window_start <= now() AND p.schedule_window_end > now() END AS same_window
+     FROM jsonb_to_recordset($1::jsonb) AS k(
+            i int, import_supplier text, external_account_number text, payload jsonb, explicit_window boolean,
+            schedule_window_start timestamptz, schedule_window_end timestamptz)
+     JOIN import_processes p
+       ON p.import_supplier = k.import_supplier AND p.external_account_number = k.external_account_number
+     LEFT JOIN accounts a ON a.id = p.account_id
+    ORDER BY p.id
+      FOR UPDATE OF p`,
+);
+const replacePayloads = sql(
+  'replaceImportProcessPayloads',
+  `UPDATE import_processes p
+      SET payload = k.payload, is_dry_run = k.is_dry_run, schedule_window_start = k.schedule_window_start,
+          schedule_window_end = k.schedule_window_end, attempts = 0
+     FROM jsonb_to_recordset($1::jsonb) AS k(
+            id bigint, payload jsonb, is_dry_run boolean,
+            schedule_window_start timestamptz, schedule_window_end timestamptz)
+    WHERE p.id = k.id`,
+);
+
+interface LockedProcess {
+  i: number;
+  id: string;
+  status: ImportProcessStatus;
+  same_payload: boolean;
+  same_window: boolean;
+  is_dry_run: boolean;
+  account_number: string | null;
+}
+
+/**
+ * Re-schedules processes that exist (PRODUCT.md §6 re-scheduling rules), in one transaction of
+ * four statements however many: each locked, decided by the state table, the replaced ones given
+ * their new payload and moved by the `schedule` trigger together.
+ */
+async function rescheduleExisting(db: Db, inputs: ScheduleInput[]): Promise<ScheduleOutcome[]> {
+  const keys = inputs.map((input, i) => ({
+    i,
+    import_supplier: input.supplier,
+    external_account_number: input.externalAccountNumber,
+    payload: input.payload,
+    explicit_window: input.explicitWindow,
+    schedule_window_start: input.scheduleWindowStart.toISOString(),
+    schedule_window_end: input.scheduleWindowEnd.toISOString(),
+  }));
+  return db.transaction(async (tx) => {
+    const locked = (await tx.query<LockedProcess>(lockProcesses, [JSON.stringify(keys)])).rows;
+    const outcomes: (ScheduleOutcome | undefined)[] = inputs.map(() => undefined);
+    const replaced: { id: string; input: ScheduleInput }[] = [];
+    for (const existing of locked) {
+      const input = inputs[existing.i];
+      outcomes[existing.i] = decideReschedule(existing, input);
+      if (outcomes[existing.i]?.kind === 'rescheduled') replaced.push({ id: existing.id, input });
+    }
+    if (outcomes.includes(undefined)) throw new Error('an import process to re-schedule was not found');
+    if (replaced.length > 0) {
+      await tx.query(replacePayloads, [
+        JSON.stringify(
+          replaced.map(({ id, input }) => ({
+            id,
+            payload: input.payload,
+            is_dry_run: input.isDryRun,
+            schedule_window_start: input.scheduleWindowStart.toISOString(),
+            schedule_window_end: input.scheduleWindowEnd.toISOString(),
+          })),
+        ),
+      ]);
+      await recordTransitions(
+        tx,
+        replaced.map((r) => r.id),
+        'schedule',
+      );
+    }
+    return outcomes as ScheduleOutcome[];
+  });
+}
+
+/** What scheduling does to a process that exists, by the state table. */
+function decideReschedule(existing: LockedProcess, input: ScheduleInput): ScheduleOutcome {
+  if (existing.account_number !== null)
+    return { kind: 'already_imported', accountNumber: existing.account_number };
+  // Without an account, only IN_PROGRESS is a state the table does not re-schedule from.
+  if (!allows(existing.status, 'schedule')) return { kind: 'in_progress' };
+  // A repeat changes nothing only when it would leave the process exactly as it is, window included
+  // (PRODUCT §6: re-scheduling replaces the task parameters; without a window it is due at once).
+  const sameTask = existing.is_dry_run === input.isDryRun && existing.same_window;
+  const alreadyThere = existing.status === IMPORT_PROCESS_TRANSITIONS.schedule.to;
+  return alreadyThere && sameTask && existing.same_payload ? { kind: 'unchanged' } : { kind: 'rescheduled' };
+}
+
+/**
+ * Stages accounts for creation (PRODUCT.md §6 re-scheduling rules): a new process is PENDING; an
+ * existing PENDING/ERRORED/CANCELLED/DRY_RUN_* one gets the new payload and is PENDING again; an
+ * identical repeat of a PENDING one changes nothing. New processes go in through `insertNew`
+ * (one statement), existing ones in one transaction: a few statements however many inputs.
+ * Several inputs for one process: the last is applied, and each of them gets its outcome.
+ */
+export async function scheduleImportProcesses(
+  db: Db,
+  inputs: ScheduleInput[],
+  insertNew: InsertNewProcesses = insertAtOnce(db),
+): Promise<ScheduleOutcome[]> {
+  const created: LatestEvent = {
+    event: IMPORT_PROCESS_TRANSITIONS.schedule.event,
+    occurred_at: new Date().toISOString(),
+    data: null,
+  };
+  const lastOf = new Map<string, number>();
+  for (const [i, input] of inputs.entries())
+    lastOf.set(keyOf(input.supplier, input.externalAccountNumber), i);
+  const applied = [...lastOf.values()].sort((a, b) => a - b);
+  // The common case, new accounts: one statement.
+  const inserted = await insertNew(applied.map((i) => ({ ...inputs[i], created })));
+  const outcomes = new Map<number, ScheduleOutcome>();
+  const existing = applied.filter((i, k) => {
+    if (inserted[k]) outcomes.set(i, { kind: 'created' });
+    return !inserted[k];
+  });
+  // The processes that exist (processes are never deleted): decided under their row locks.
+  if (existing.length > 0) {
+    const rescheduled = await rescheduleExisting(
+      db,
+      existing.map((i) => inputs[i]),
+    );
+    for (const [k, i] of existing.entries()) outcomes.set(i, rescheduled[k]);
+  }
+  return inputs.map((input) => {
+    const outcome = outcomes.get(lastOf.get(keyOf(input.supplier, input.externalAccountNumber)) ?? -1);
+    if (!outcome) throw new Error('an import process was not scheduled');
+    return outcome;
+  });
+}
+
+/** scheduleImportProcesses for one account. */
+export async function scheduleImportProcess(
+  db: Db,
+  input: ScheduleInput,
+  insertNew: InsertNewProcesses = insertAtOnce(db),
+): Promise<ScheduleOutcome> {
+  return (await scheduleImportProcesses(db, [input], insertNew))[0];
+}

@@ -1,0 +1,217 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
+import exampleAccount from '../../../examples/account.json' with { type: 'json' };
+import { AccountPayloadSchema, TaskParamsSchema } from '../../accounts/payload/account-payload.schema.ts';
+import { refuseSuppliersOutsideScope } from '../../auth/token-auth.ts';
+import type { FerryConfig } from '../../config.ts';
+import { validationFailed } from '../../errors/error-catalogue.ts';
+import { item } from '../../errors/error-items.ts';
+import {
+  type BodyLine,
+  BodyLines,
+  checkedInService,
+  documentedOnly,
+  isJsonObject,
+} from '../../http/json-body.ts';
+import { AnyOf, authErrorResponses, ErrorRef, OneOf } from '../../http/schemas.ts';
+import type { Db } from '../../infra/db/db.ts';
+import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
+import { sharedAccountCheckPool } from '../account-check-pool.ts';
+import {
+  type LineAnswer,
+  lineAnswerOf,
+  scheduleAccountCreation,
+  scheduleAccountCreations,
+  validateAccount,
+} from './scheduling.service.ts';
+import { processStager } from './scheduling.queries.ts';
+import { logProcessEvents } from '../process-event-log.ts';
+import { stagedImportRoutes } from '../staging/staging.routes.ts';
+
+// Documented here, validated by the payload module (our codes and attr paths), so Fastify's
+// own validator is switched off for these two routes.
+const AccountRef = Type.Unsafe({ $ref: 'AccountPayload' });
+const AccountBody = Type.Union([
+  AccountRef,
+  Type.Object(
+    { payload: AccountRef, task_params: Type.Optional(TaskParamsSchema) },
+    { additionalProperties: false },
+  ),
+]);
+
+export const accountImportRoutes: FastifyPluginAsyncTypebox<{
+  db: Db;
+  config: FerryConfig;
+  suppliers: SupplierCache;
+}> = async (app, { db, config, suppliers }) => {
+  const stage = processStager(db);
+  // The validate endpoint's payload rules run in check threads (decision 0049).
+  const checks = sharedAccountCheckPool(config.checkThreads);
+  app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload', examples: [exampleAccount] });
+  app.addSchema(Type.Object({}, { $id: 'BulkCreated', description: 'Scheduled (201): an empty object.' }));
+  // The V1 account endpoints share the payload schema registered above.
+  await app.register(stagedImportRoutes, { db, config, suppliers });
+
+  app.post(
+    '/v2/data-import/accounts/validate/',
+    {
+      ...checkedInService({ accountEnvelope: true, keepsBodyText: true }),
+      schema: {
+        tags: ['account import'],
+        summary: 'Validate account data (nothing is created)',
+        description:
+          'The account payload, bare or wrapped as {payload}. 200 {} when valid; otherwise every error at once.',
+        body: AccountBody,
+        response: { 200: Type.Object({}), 400: ErrorRef, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      await validateAccount(suppliers, checks, request.body, config.serviceTimezone);
+      return {};
+    },
+  );
+
+  app.post(
+    '/v2/data-import/accounts/',
+    {
+      ...checkedInService({ accountEnvelope: true }),
+      schema: {
+        tags: ['account import'],
+        summary: 'Schedule account creation',
+        description:
+          'Validates, then stages the account; a worker creates it asynchronously (poll the status endpoint). ' +
+          'Re-sending a PENDING, ERRORED, CANCELLED or DRY_RUN_* account replaces its data.',
+        body: AccountBody,
+        response: {
+          201: Type.Object({}),
+          400: OneOf(
+            ['Error', 'AccountAlreadyImported'],
+            'A validation or state error, or the account exists.',
+          ),
+          ...authErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const scheduled = await scheduleAccountCreation(
+        db,
+        suppliers,
+        stage,
+        request.body,
+        config.serviceTimezone,
+      );
+      logProcessEvents(request.log, 'schedule', scheduled);
+      return reply.code(201).send({});
+    },
+  );
+
+  app.post(
+    '/v2/data-import/accounts/bulk/',
+    {
+      ...checkedInService({ accountEnvelope: true, bodyLines: true }),
+      // 1,000 realistic accounts exceed one body's 5 MiB; each NDJSON line is still held to it.
+      bodyLimit: BULK_BODY_LIMIT_BYTES,
+      schema: {
+        tags: ['account import'],
+        summary: 'Schedule the creation of up to 1,000 accounts',
+        description:
+          'Each account, bare or wrapped as {payload, task_params}, one JSON value per line (NDJSON) or ' +
+          'as the elements of a JSON array. Each is checked and scheduled exactly as the create endpoint ' +
+          'would (a line that cannot be read is refused alone); the answer holds one result per ' +
+          'account, in order, with the status and body the create endpoint would have answered. ' +
+          `Blank NDJSON lines are skipped; more than ${MAX_BULK_ACCOUNTS} accounts, or a body over 32 MiB, are ` +
+          'refused whole; a line over 5 MiB is refused alone (413 payload_too_large).',
+        body: documentedOnly({
+          content: {
+            'application/json': { schema: Type.Array(AccountBody, { maxItems: MAX_BULK_ACCOUNTS }) },
+            'application/x-ndjson': {
+              schema: Type.String({ description: 'One account (bare or wrapped) per line.' }),
+            },
+          },
+        } as unknown as TSchema),
+        response: {
+          200: Type.Object(
+            { results: Type.Array(BulkResult) },
+            { description: 'One result per account, in the order sent.' },
+          ),
+          400: ErrorRef,
+          ...authErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const lines = bulkLinesOf(request.body);
+      const scope = request.apiKey!;
+      const answers: (LineAnswer | null)[] = lines.map((line) => {
+        if (!line.ok) return lineAnswerOf(line.error);
+        try {
+          refuseSuppliersOutsideScope(scope, line.value);
+          return null;
+        } catch (error) {
+          return lineAnswerOf(error);
+        }
+      });
+      const accepted = lines.flatMap((line, i) => (line.ok && answers[i] === null ? [i] : []));
+      const { answers: scheduled, scheduled: events } = await scheduleAccountCreations(
+        db,
+        suppliers,
+        accepted.map((i) => (lines[i] as { value: unknown }).value),
+        config.serviceTimezone,
+      );
+      logProcessEvents(request.log, 'schedule', events, { bulk: true });
+      accepted.forEach((i, k) => {
+        answers[i] = scheduled[k];
+      });
+      return {
+        results: lines.map((line, i) => ({
+          external_account_number: externalAccountNumberOf(line.value),
+          ...(answers[i] as LineAnswer),
+        })),
+      };
+    },
+  );
+};
+
+/** Most accounts one bulk request may carry. */
+export const MAX_BULK_ACCOUNTS = 1_000;
+/** The largest bulk request body: about 32 KiB an account. */
+export const BULK_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+
+const BulkResult = Type.Object({
+  external_account_number: Type.Union([Type.String(), Type.Null()], {
+    description: 'As the line names it (bare or wrapped); null when it names none or cannot be read.',
+  }),
+  status: Type.Union([Type.Literal(201), Type.Literal(400), Type.Literal(403), Type.Literal(413)], {
+    description: 'The status the create endpoint would have answered for this account alone.',
+  }),
+  body: AnyOf(
+    ['Error', 'AccountAlreadyImported', 'BulkCreated'],
+    "The create endpoint's body for this account: {} when scheduled.",
+  ),
+});
+
+/** The bodies of a bulk request, one per account; a request that is not a list is refused whole. */
+function bulkLinesOf(body: unknown): BodyLine[] {
+  if (!(body instanceof BodyLines)) {
+    throw validationFailed(
+      'validation_error',
+      [item('', 'invalid', 'Expected a JSON array of accounts, or NDJSON (one account per line).')],
+      'The request body is not a list of accounts.',
+    );
+  }
+  if (body.lines.length > MAX_BULK_ACCOUNTS) {
+    throw validationFailed(
+      'validation_error',
+      [item('', 'too_many_items', `Ensure this list has no more than ${MAX_BULK_ACCOUNTS} items.`)],
+      `A bulk request carries at most ${MAX_BULK_ACCOUNTS} accounts.`,
+    );
+  }
+  return body.lines;
+}
+
+/** The external account number a body names, bare or wrapped, when it is a string. */
+function externalAccountNumberOf(body: unknown): string | null {
+  if (!isJsonObject(body)) return null;
+  const account = isJsonObject(body.payload) ? body.payload : body;
+  return typeof account.external_account_number === 'string' ? account.external_account_number : null;
+}

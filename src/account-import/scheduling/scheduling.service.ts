@@ -1,0 +1,203 @@
+import {
+  type ApiError,
+  answerOf,
+  apiError,
+  RawBodyError,
+  validationFailed,
+} from '../../errors/error-catalogue.ts';
+import { item } from '../../errors/error-items.ts';
+import { bodyTextOf } from '../../http/json-body.ts';
+import type { Db } from '../../infra/db/db.ts';
+import type { Supplier, SupplierCache } from '../../suppliers/suppliers.queries.ts';
+import { LAST_INSTANT } from '../../vocabulary/calendar-date.ts';
+import { check, clockIn, type Verdict } from '../account-check.ts';
+import type { AccountCheckPool } from '../account-check-pool.ts';
+import {
+  type InsertNewProcesses,
+  type ScheduleInput,
+  type ScheduleOutcome,
+  scheduleImportProcess,
+  scheduleImportProcesses,
+} from './scheduling.queries.ts';
+import type { EventProcess } from '../process-event-log.ts';
+
+const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
+
+export function supplierNotFound({ errors, code }: Verdict) {
+  if (errors.some((e) => e.attr === 'import_supplier')) return;
+  errors.push(
+    item('import_supplier', 'import_supplier_not_found', `No import supplier has the code "${code}".`),
+  );
+}
+
+/**
+ * POST /v2/data-import/accounts/validate/: `{}` or every error at once. The payload rules run in
+ * `pool` (a check thread) when the parser kept the body's text.
+ */
+export async function validateAccount(
+  suppliers: SupplierCache,
+  pool: AccountCheckPool,
+  body: unknown,
+  timeZone: string,
+): Promise<void> {
+  const verdict = await pool.verdict(body, bodyTextOf(body), clockIn(timeZone));
+  if (verdict.code !== null && !(await suppliers.get(verdict.code))) supplierNotFound(verdict);
+  const { errors } = verdict;
+  if (errors.length > 0) {
+    throw validationFailed('account_failed_validation', errors, 'The account data could not be validated.');
+  }
+}
+
+const NOT_ONGOING = { Paused: 'paused', Complete: 'complete' } as const;
+
+/** Creation and staging need the supplier's migration to be going on (PRODUCT §6). */
+export function refuseUnlessOngoing(supplier: Supplier) {
+  if (supplier.status === 'Ongoing') return;
+  const state = NOT_ONGOING[supplier.status];
+  throw apiError(`import_supplier_${state}`, `Migration for import supplier ${supplier.code} is ${state}.`, {
+    body: { domain: 'import_process' },
+  });
+}
+
+/**
+ * What scheduling `body` would stage, after the checks of the create endpoint: the payload
+ * rules, the supplier known and Ongoing. Throws the endpoint's answer when a check fails.
+ */
+async function scheduleInputOf(
+  suppliers: SupplierCache,
+  body: unknown,
+  timeZone: string,
+): Promise<ScheduleInput> {
+  const checked = check(body, clockIn(timeZone));
+  // A pause takes effect at once: the cache hears of every change (SupplierCache).
+  const supplier = checked.code === null ? null : await suppliers.get(checked.code);
+  if (checked.code !== null && !supplier) supplierNotFound(checked);
+  const { errors, parsed } = checked;
+  // The process is keyed by it, so creation needs it even though validation alone does not.
+  if (parsed.ok && !parsed.payload.external_account_number) {
+    errors.push(
+      item(
+        'external_account_number',
+        'required',
+        'An account needs its external account number to be scheduled.',
+      ),
+    );
+  }
+  if (errors.length > 0 || !parsed.ok || !supplier) {
+    throw apiError(
+      'import_process_failed_validation',
+      'The account data failed validation; call the validate endpoint for the full list of errors.',
+      { body: { domain: 'import_process', errors } },
+    );
+  }
+  refuseUnlessOngoing(supplier);
+  const start = parsed.taskParams.scheduleWindowStart
+    ? new Date(parsed.taskParams.scheduleWindowStart)
+    : new Date();
+  const end = parsed.taskParams.scheduleWindowEnd
+    ? new Date(parsed.taskParams.scheduleWindowEnd)
+    : // The default end, four days on, stays within the years a timestamp holds.
+      new Date(Math.min(start.getTime() + FOUR_DAYS_MS, LAST_INSTANT));
+  return {
+    supplier: supplier.code,
+    externalAccountNumber: String(parsed.payload.external_account_number),
+    payload: parsed.payload,
+    isDryRun: parsed.taskParams.isDryRun || supplier.config.dry_run_only,
+    scheduleWindowStart: start,
+    scheduleWindowEnd: end,
+    explicitWindow:
+      parsed.taskParams.scheduleWindowStart !== null || parsed.taskParams.scheduleWindowEnd !== null,
+  };
+}
+
+/** The refusal a scheduling outcome is answered with; null for a 201. */
+function refusalOf(outcome: ScheduleOutcome): ApiError | RawBodyError | null {
+  if (outcome.kind === 'in_progress') {
+    return apiError(
+      'account_import_process_in_progress',
+      'This account is being created right now; poll its status.',
+      { body: { domain: 'import_process' } },
+    );
+  }
+  if (outcome.kind === 'already_imported') {
+    // The reference's AlreadyImportedAccount body: the code sits inside non_field_errors.
+    const code = 'account_import_process_already_imported';
+    return new RawBodyError(code, {
+      non_field_errors: { detail: 'This account has already been imported.', code },
+      account_id: outcome.accountNumber,
+    });
+  }
+  return null;
+}
+
+/** The process a scheduling outcome wrote a CREATED event for (a new or re-scheduled one), if any. */
+const scheduledOf = (input: ScheduleInput, outcome: ScheduleOutcome): EventProcess[] =>
+  outcome.kind === 'created' || outcome.kind === 'rescheduled'
+    ? [{ supplier: input.supplier, externalAccountNumber: input.externalAccountNumber }]
+    : [];
+
+/**
+ * POST /v2/data-import/accounts/: validates again, then stages the account for a worker;
+ * returns the process scheduled (none when an identical repeat changed nothing).
+ */
+export async function scheduleAccountCreation(
+  db: Db,
+  suppliers: SupplierCache,
+  stage: InsertNewProcesses,
+  body: unknown,
+  timeZone: string,
+): Promise<EventProcess[]> {
+  const input = await scheduleInputOf(suppliers, body, timeZone);
+  const outcome = await scheduleImportProcess(db, input, stage);
+  const refusal = refusalOf(outcome);
+  if (refusal) throw refusal;
+  return scheduledOf(input, outcome);
+}
+
+/** One account's answer in a bulk request: what the create endpoint would have answered. */
+export interface LineAnswer {
+  status: number;
+  body: unknown;
+}
+
+const CREATED: LineAnswer = { status: 201, body: {} };
+
+/** A refusal as the create endpoint answers it; anything else (the database down) fails the request. */
+export function lineAnswerOf(error: unknown): LineAnswer {
+  const answer = answerOf(error);
+  if (!answer) throw error;
+  return { status: answer.status, body: answer.body };
+}
+
+/**
+ * POST /v2/data-import/accounts/bulk/: each body checked as the create endpoint checks it, then
+ * every accepted one staged together (scheduleImportProcesses: a few statements for all). One
+ * answer per body, in order, and the processes scheduled.
+ */
+export async function scheduleAccountCreations(
+  db: Db,
+  suppliers: SupplierCache,
+  bodies: unknown[],
+  timeZone: string,
+): Promise<{ answers: LineAnswer[]; scheduled: EventProcess[] }> {
+  const answers: LineAnswer[] = bodies.map(() => CREATED);
+  const accepted: { line: number; input: ScheduleInput }[] = [];
+  for (const [line, body] of bodies.entries()) {
+    try {
+      accepted.push({ line, input: await scheduleInputOf(suppliers, body, timeZone) });
+    } catch (error) {
+      answers[line] = lineAnswerOf(error);
+    }
+  }
+  const outcomes = await scheduleImportProcesses(
+    db,
+    accepted.map((a) => a.input),
+  );
+  const scheduled: EventProcess[] = [];
+  accepted.forEach(({ line, input }, k) => {
+    const refusal = refusalOf(outcomes[k]);
+    if (refusal) answers[line] = lineAnswerOf(refusal);
+    else scheduled.push(...scheduledOf(input, outcomes[k]));
+  });
+  return { answers, scheduled };
+}
