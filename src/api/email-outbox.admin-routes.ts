@@ -1,8 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import {
+  emailOutboxSummary,
+  OUTBOX_STATUSES,
+  type OutboxStatus,
+} from '../accounts/welcome-emails/outbox.queries.ts';
 import { AdminObject } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
-import { emailOutboxSummary, OUTBOX_STATUSES, type OutboxStatus } from '../accounts/welcome-emails/outbox.queries.ts';
 
 const Query = Type.Object(
   {

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../errors/error-catalogue.ts';
 import { AdminObject, ErrorRef, NoContent } from '../http/schemas.ts';
-import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import type { Db } from '../infra/db/db.ts';
+import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import { type ApiKeyRecord, createApiKey, listApiKeys } from './api-keys.ts';
 import type { KeyScopes } from './key-scopes.ts';
 

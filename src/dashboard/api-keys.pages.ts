@@ -4,8 +4,8 @@ import { type ApiKeyRecord, createApiKey, listApiKeys } from '../auth/api-keys.t
 import type { KeyScopes } from '../auth/key-scopes.ts';
 import { notFound, validationFailed } from '../errors/error-catalogue.ts';
 import { item } from '../errors/error-items.ts';
-import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import type { Db } from '../infra/db/db.ts';
+import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import { sendPage, sessionOf } from './dashboard-auth.ts';
 import { html, seg } from './html.ts';
 import { type PageContext, page, postForm } from './layout.ts';

@@ -1,19 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { refuseUnlessDone } from '../account-import/operator/process.admin-routes.ts';
 import {
   cancelImportProcess,
   findImportProcessDetail,
   retryImportProcess,
 } from '../account-import/import-process.queries.ts';
-import { logProcessEvents } from '../account-import/process-event-log.ts';
+import { refuseUnlessDone } from '../account-import/operator/process.admin-routes.ts';
 import { listProcessesPage } from '../account-import/operator/process-filters.queries.ts';
+import { logProcessEvents } from '../account-import/process-event-log.ts';
 import { notFound } from '../errors/error-catalogue.ts';
 import { StringEnum } from '../http/schemas.ts';
-import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import type { Db } from '../infra/db/db.ts';
 import { findSupplier } from '../suppliers/suppliers.queries.ts';
 import { allows, IMPORT_PROCESS_STATUSES } from '../vocabulary/import-process-states.ts';
+import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import { sendPage, sessionOf } from './dashboard-auth.ts';
 import { html, seg } from './html.ts';
 import { page, postForm } from './layout.ts';

@@ -1,12 +1,12 @@
 import { type TArray, type TProperties, type TSchema, type TString, Type } from '@sinclair/typebox';
 import { withDecimalTexts } from '../accounts/payload/normalise-account-payload.ts';
-import { structuralValidator } from '../validation/structural-validator.ts';
 import type { FerryConfig } from '../config.ts';
 import { validationFailed } from '../errors/error-catalogue.ts';
 import type { ErrorItem } from '../errors/error-items.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { ObjectStore } from '../infra/storage/object-store.ts';
 import type { PaymentVendors } from '../infra/vendors/vendor-registry.ts';
+import { structuralValidator } from '../validation/structural-validator.ts';
 
 /** What the follow-up import routes (notes, transactions, statements, payment instructions) get. */
 export interface FollowUpDeps {

@@ -1,7 +1,4 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDbUnavailableError } from '../infra/db/db.ts';
-import { ObjectStoreError } from '../infra/storage/object-store.ts';
-import { VendorRejection, VendorUnavailable } from '../infra/vendors/payment-vendor.ts';
 import {
   ApiError,
   answerOf,
@@ -15,6 +12,9 @@ import {
   unsupportedMediaType,
   validationFailed,
 } from '../errors/error-catalogue.ts';
+import { isDbUnavailableError } from '../infra/db/db.ts';
+import { ObjectStoreError } from '../infra/storage/object-store.ts';
+import { VendorRejection, VendorUnavailable } from '../infra/vendors/payment-vendor.ts';
 import { ajvErrorsToItems } from '../validation/validation-errors.ts';
 
 export type AnyError = FastifyError & { validationContext?: string };

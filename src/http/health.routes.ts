@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type Db, sql } from '../infra/db/db.ts';
 import { apiError } from '../errors/error-catalogue.ts';
+import { type Db, sql } from '../infra/db/db.ts';
 
 const ping = sql('ping', 'SELECT 1');
 

@@ -10,6 +10,8 @@
  */
 import { type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import { payloadTooLarge, unsupportedMediaType, validationFailed } from '../errors/error-catalogue.ts';
+import { type ErrorItem, item } from '../errors/error-items.ts';
 import {
   IMPRECISE_NUMBER_DETAIL,
   leftoverNumbers,
@@ -18,9 +20,7 @@ import {
 } from '../vocabulary/exact-numbers.ts';
 import { MAX_NESTING_DEPTH } from '../vocabulary/field-types.ts';
 import { scanJsonText } from '../vocabulary/json-text.ts';
-import { payloadTooLarge, unsupportedMediaType, validationFailed } from '../errors/error-catalogue.ts';
 import { fromFastifyError } from './error-handler.ts';
-import { type ErrorItem, item } from '../errors/error-items.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,10 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { apiError, notFound, type ValidationFailureCode, validationFailed } from '../errors/error-catalogue.ts';
+import {
+  apiError,
+  notFound,
+  type ValidationFailureCode,
+  validationFailed,
+} from '../errors/error-catalogue.ts';
 import { item } from '../errors/error-items.ts';
 import { AdminObject, ErrorRef, StringEnum } from '../http/schemas.ts';
-import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import type { Db } from '../infra/db/db.ts';
+import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import {
   createSupplier,
   DocumentRootOverlapError,

@@ -6,16 +6,12 @@
  * the offending value (`data`) and the schema it broke (`parentSchema`).
  */
 import type { ErrorObject } from 'ajv';
-import type { ErrorItem } from '../errors/error-items.ts';
-import { ajvErrorToItem, joinAttr, pointerToAttr, quote } from './validation-errors.ts';
-import {
-  DECIMAL_KEYWORD,
-  type DecimalDigits,
-  type DecimalFieldProblem,
-} from '../vocabulary/field-types.ts';
 import { type FieldFormat, FORMAT_CHECKS, FORMAT_DETAILS } from '../accounts/payload/rules/field-formats.ts';
+import type { ErrorItem } from '../errors/error-items.ts';
+import { DECIMAL_KEYWORD, type DecimalDigits, type DecimalFieldProblem } from '../vocabulary/field-types.ts';
 import { ERROR_CODE } from './schema-builders.ts';
 import { TAG_VALUES } from './split-schema.ts';
+import { ajvErrorToItem, joinAttr, pointerToAttr, quote } from './validation-errors.ts';
 
 export interface StructuralIssue extends ErrorItem {
   /**

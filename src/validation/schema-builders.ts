@@ -13,8 +13,8 @@ import {
   type TUnsafe,
   Type,
 } from '@sinclair/typebox';
-import { DecimalField, IntegerField } from '../vocabulary/field-types.ts';
 import type { FieldFormat } from '../accounts/payload/rules/field-formats.ts';
+import { DecimalField, IntegerField } from '../vocabulary/field-types.ts';
 
 interface Described {
   description?: string;

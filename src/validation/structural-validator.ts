@@ -7,18 +7,14 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { ErrorItem } from '../errors/error-items.ts';
-import { joinAttr, linearErrorAppends } from './validation-errors.ts';
-import { IMPRECISE_NUMBER_DETAIL, leftoverNumbers } from '../vocabulary/exact-numbers.ts';
-import {
-  type DecimalNumber,
-  registerFieldTypes,
-  takeDecimalNumbers,
-} from '../vocabulary/field-types.ts';
-import { ajvErrorToIssue, type StructuralIssue } from './ajv-error-to-issue.ts';
 import { FORMAT_CHECKS } from '../accounts/payload/rules/field-formats.ts';
+import type { ErrorItem } from '../errors/error-items.ts';
+import { IMPRECISE_NUMBER_DETAIL, leftoverNumbers } from '../vocabulary/exact-numbers.ts';
+import { type DecimalNumber, registerFieldTypes, takeDecimalNumbers } from '../vocabulary/field-types.ts';
+import { ajvErrorToIssue, type StructuralIssue } from './ajv-error-to-issue.ts';
 import { splitSchema } from './split-schema.ts';
 import { compileStructurePass, type StructurePass } from './structure-pass.ts';
+import { joinAttr, linearErrorAppends } from './validation-errors.ts';
 
 export interface StructuralResult {
   /** One error per attr, in document order. */

@@ -16,6 +16,7 @@
  * first use), loudly: every route's body is sent in the tests, so none reaches a client.
  */
 
+import { type FieldFormat, FORMAT_CHECKS } from '../accounts/payload/rules/field-formats.ts';
 import { takeExactText } from '../vocabulary/exact-numbers.ts';
 import {
   DECIMAL_KEYWORD,
@@ -23,7 +24,6 @@ import {
   type DecimalNumber,
   readDecimal,
 } from '../vocabulary/field-types.ts';
-import { type FieldFormat, FORMAT_CHECKS } from '../accounts/payload/rules/field-formats.ts';
 
 /** The decimals sent as JSON numbers (with their exact text) when `value` passes, else null. */
 export type StructurePass = (value: unknown) => DecimalNumber[] | null;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
 import { startWorker, type WorkerHandle } from '../../src/account-import/queue/worker.ts';
+import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
 import { type FerryConfig, loadConfig } from '../../src/config.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
 import { openPgDb } from '../../src/infra/db/pg-db.ts';

@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  CheckContext,
-  cleanItems,
-  count,
-  isFilled,
-} from '../../src/validation/check-context.ts';
+import { CheckContext, cleanItems, count, isFilled } from '../../src/validation/check-context.ts';
 
 test('with no structural errors everything is clean', () => {
   const ctx = new CheckContext('2025-06-01');

@@ -9,25 +9,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TSchema } from '@sinclair/typebox';
 import fc from 'fast-check';
-import {
-  AccountPayloadSchema,
-  TaskParamsSchema,
-} from '../../src/accounts/payload/account-payload.schema.ts';
-import { ajvValidator } from '../../src/validation/structural-validator.ts';
-import {
-  compileStructurePass,
-  type StructurePass,
-} from '../../src/validation/structure-pass.ts';
+import { AccountPayloadSchema, TaskParamsSchema } from '../../src/accounts/payload/account-payload.schema.ts';
 import { PaymentInstructionBody } from '../../src/follow-ups/payment-instructions/payment-instruction.schema.ts';
 import { TransactionsBodySchema } from '../../src/follow-ups/transactions/transaction.schema.ts';
+import { ajvValidator } from '../../src/validation/structural-validator.ts';
+import { compileStructurePass, type StructurePass } from '../../src/validation/structure-pass.ts';
 import { leftoverNumbers } from '../../src/vocabulary/exact-numbers.ts';
 import { MAX_NESTING_DEPTH } from '../../src/vocabulary/field-types.ts';
 import { scanJsonText } from '../../src/vocabulary/json-text.ts';
+import { kitchenSinkAccount } from '../accounts/payload/fixtures/kitchen-sink-account.ts';
 import { applyMutations, type Json } from '../fuzz/fuzz-values.ts';
 import { bodyEdits, generatedAccount, readBody } from '../helpers/account-bodies.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { toJsonText } from '../helpers/json-text.ts';
-import { kitchenSinkAccount } from '../accounts/payload/fixtures/kitchen-sink-account.ts';
 
 const SEED = 20_261_124;
 

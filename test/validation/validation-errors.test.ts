@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
-import { structuralValidator } from '../../src/validation/structural-validator.ts';
 import { StringEnum } from '../../src/http/schemas.ts';
+import { structuralValidator } from '../../src/validation/structural-validator.ts';
 import { ajvErrorsToItems } from '../../src/validation/validation-errors.ts';
 import { registerFieldTypes } from '../../src/vocabulary/field-types.ts';
 

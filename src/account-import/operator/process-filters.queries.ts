@@ -1,6 +1,6 @@
-import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import { type Db, type Queryable, type Sql, sql } from '../../infra/db/db.ts';
 import { allows, type ImportProcessStatus } from '../../vocabulary/import-process-states.ts';
+import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import { recordTransition } from '../import-process.queries.ts';
 import { type EventLog, type EventProcess, logProcessEvents } from '../process-event-log.ts';
 import { sqlStates } from '../process-state-sql.ts';

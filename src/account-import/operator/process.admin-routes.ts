@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { apiError, notFound } from '../../errors/error-catalogue.ts';
 import { AdminObject, ErrorRef } from '../../http/schemas.ts';
-import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import type { Db } from '../../infra/db/db.ts';
 import type { ImportProcessStatus } from '../../vocabulary/import-process-states.ts';
+import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import {
   cancelImportProcess,
   findImportProcessDetail,

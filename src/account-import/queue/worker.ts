@@ -12,8 +12,9 @@ import type { Registry } from 'prom-client';
 import type { FerryConfig } from '../../config.ts';
 import { localDate } from '../../infra/clock.ts';
 import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
-import { foldTallyChanges } from '../metrics/import-metrics.queries.ts';
 import { recordTransition } from '../import-process.queries.ts';
+import { foldTallyChanges } from '../metrics/import-metrics.queries.ts';
+import { workerBatchDuration } from '../metrics/worker-metrics.ts';
 import { type EventProcess, logProcessEvents } from '../process-event-log.ts';
 import { type ImportOutcome, processImport, processImportBatch } from './process-import.ts';
 import {
@@ -25,7 +26,6 @@ import {
   releaseExpiredLeases,
   retryProcessesLater,
 } from './queue.queries.ts';
-import { workerBatchDuration } from '../metrics/worker-metrics.ts';
 
 export interface WorkerHandle {
   readonly workerId: string;

@@ -17,6 +17,9 @@ import { AnyOf, authErrorResponses, ErrorRef, OneOf } from '../../http/schemas.t
 import type { Db } from '../../infra/db/db.ts';
 import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
 import { sharedAccountCheckPool } from '../account-check-pool.ts';
+import { logProcessEvents } from '../process-event-log.ts';
+import { stagedImportRoutes } from '../staging/staging.routes.ts';
+import { processStager } from './scheduling.queries.ts';
 import {
   type LineAnswer,
   lineAnswerOf,
@@ -24,9 +27,6 @@ import {
   scheduleAccountCreations,
   validateAccount,
 } from './scheduling.service.ts';
-import { processStager } from './scheduling.queries.ts';
-import { logProcessEvents } from '../process-event-log.ts';
-import { stagedImportRoutes } from '../staging/staging.routes.ts';
 
 // Documented here, validated by the payload module (our codes and attr paths), so Fastify's
 // own validator is switched off for these two routes.

@@ -12,6 +12,7 @@ import type { Supplier, SupplierCache } from '../../suppliers/suppliers.queries.
 import { LAST_INSTANT } from '../../vocabulary/calendar-date.ts';
 import { check, clockIn, type Verdict } from '../account-check.ts';
 import type { AccountCheckPool } from '../account-check-pool.ts';
+import type { EventProcess } from '../process-event-log.ts';
 import {
   type InsertNewProcesses,
   type ScheduleInput,
@@ -19,7 +20,6 @@ import {
   scheduleImportProcess,
   scheduleImportProcesses,
 } from './scheduling.queries.ts';
-import type { EventProcess } from '../process-event-log.ts';
 
 const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
 

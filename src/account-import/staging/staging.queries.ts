@@ -3,7 +3,10 @@
  * and the V1 process endpoint that turns it into an account in the request.
  */
 import { type Queryable, sql } from '../../infra/db/db.ts';
-import { IMPORT_PROCESS_TRANSITIONS, type ImportProcessStatus } from '../../vocabulary/import-process-states.ts';
+import {
+  IMPORT_PROCESS_TRANSITIONS,
+  type ImportProcessStatus,
+} from '../../vocabulary/import-process-states.ts';
 import { sqlWord } from '../process-state-sql.ts';
 
 export const insertStagedProcess = sql(

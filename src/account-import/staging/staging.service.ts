@@ -7,8 +7,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import { asCreationError } from '../../accounts/account-creation-error.ts';
 import { createAccount } from '../../accounts/create-account.ts';
 import type { AccountPayload } from '../../accounts/payload/account-payload.schema.ts';
-import { validateAccountPayload } from '../../accounts/payload/validate-account-payload.ts';
 import { isRegistryCode } from '../../accounts/payload/rules/registry-code.ts';
+import { validateAccountPayload } from '../../accounts/payload/validate-account-payload.ts';
 import {
   apiError,
   type CreationFailureCode,
@@ -21,9 +21,9 @@ import { type Db, withTransientRetry } from '../../infra/db/db.ts';
 import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
 import { allows, IMPORT_PROCESS_TRANSITIONS } from '../../vocabulary/import-process-states.ts';
 import { check, clockIn } from '../account-check.ts';
-import { refuseUnlessOngoing, supplierNotFound } from '../scheduling/scheduling.service.ts';
 import { findImportProcessStatus, type LatestEvent, recordTransition } from '../import-process.queries.ts';
 import { type EventLog, logProcessEvents } from '../process-event-log.ts';
+import { refuseUnlessOngoing, supplierNotFound } from '../scheduling/scheduling.service.ts';
 import {
   insertStagedProcess,
   lockImportProcess,

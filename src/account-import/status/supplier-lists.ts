@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import { type Db, type Sql, sql } from '../../infra/db/db.ts';
+import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import { textStream } from '../operator/process-exports.ts';
 import { sqlWord } from '../process-state-sql.ts';
 

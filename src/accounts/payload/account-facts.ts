@@ -2,11 +2,12 @@
  * Facts about an account that many checks need: what kind of account it is, its meter points
  * with their paths, and which "last billed to date" applies where. Computed once per validation.
  */
+
+import { type CheckContext, cleanItems } from '../../validation/check-context.ts';
 import type { AccountPayload } from './account-payload.schema.ts';
 import type { SupplyAddress } from './addresses/addresses.schema.ts';
 import type { MeterPoint } from './meter-points/meter-points.schema.ts';
 import type { ElectricityMeter, ElectricityRegister, GasMeter } from './meters/meters.schema.ts';
-import { type CheckContext, cleanItems } from '../../validation/check-context.ts';
 
 export interface LocatedMeterPoint {
   point: MeterPoint;

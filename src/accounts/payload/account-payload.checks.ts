@@ -2,9 +2,10 @@
  * Account-level rules: one account type, and what each kind of account (occupier, portfolio lead,
  * system, business, domestic) may carry. Rules on one part of the account live in its subject folder.
  */
+
+import { type CheckContext, count, isFilled } from '../../validation/check-context.ts';
 import type { AccountFacts } from './account-facts.ts';
 import { checkNoBusinessFields } from './business/business.checks.ts';
-import { type CheckContext, count, isFilled } from '../../validation/check-context.ts';
 
 export function checkAccountType(ctx: CheckContext, facts: AccountFacts): void {
   const { payload } = facts;

@@ -5,6 +5,7 @@
  * requests and generates the OpenAPI document.
  */
 import type { Static } from '@sinclair/typebox';
+import * as S from '../../validation/schema-builders.ts';
 import { AddressSchema, SupplyAddressSchema } from './addresses/addresses.schema.ts';
 import {
   BillingOptionsSchema,
@@ -36,7 +37,6 @@ import {
   PaymentPromiseSchema,
   PaymentScheduleSchema,
 } from './payments/payments.schema.ts';
-import * as S from '../../validation/schema-builders.ts';
 
 /** Kinds of account. */
 const ACCOUNT_TYPES = [

@@ -5,9 +5,9 @@
  * `task_params.`.
  */
 import type { ErrorItem } from '../../errors/error-items.ts';
+import { structuralValidator } from '../../validation/structural-validator.ts';
 import { type AccountPayload, type TaskParams, TaskParamsSchema } from './account-payload.schema.ts';
 import { validateAccountPayload } from './validate-account-payload.ts';
-import { structuralValidator } from '../../validation/structural-validator.ts';
 
 export interface AccountRequestContext {
   /** Today in the service time zone, `YYYY-MM-DD`. */

@@ -4,6 +4,8 @@
  * (that error is already reported); rules over lists only ever see items that passed. The order
  * of the table is the order errors are reported in.
  */
+
+import type { CheckContext } from '../../validation/check-context.ts';
 import { describeAccount } from './account-facts.ts';
 import { checkAccountKindRules, checkAccountType } from './account-payload.checks.ts';
 import type { AccountPayload } from './account-payload.schema.ts';
@@ -19,7 +21,6 @@ import { checkMeterPointHistory } from './meter-points/meter-point-history.check
 import { checkMeterPoint, checkSomePointOnSupply } from './meter-points/meter-points.checks.ts';
 import { checkMeters } from './meters/meters.checks.ts';
 import { checkPayments } from './payments/payments.checks.ts';
-import type { CheckContext } from '../../validation/check-context.ts';
 
 type AccountCheck = (ctx: CheckContext, facts: ReturnType<typeof describeAccount>) => void;
 

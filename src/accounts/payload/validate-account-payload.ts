@@ -5,11 +5,11 @@
  * dot-path (`attr`) of the field it concerns. Pure: no I/O, and the input is never modified.
  */
 import type { ErrorItem } from '../../errors/error-items.ts';
+import { CheckContext } from '../../validation/check-context.ts';
+import { type StructuralResult, structuralValidator } from '../../validation/structural-validator.ts';
 import { type AccountPayload, AccountPayloadSchema } from './account-payload.schema.ts';
 import { normaliseAccountPayload, withDecimalTexts } from './normalise-account-payload.ts';
 import { runAccountChecks } from './run-account-checks.ts';
-import { CheckContext } from '../../validation/check-context.ts';
-import { type StructuralResult, structuralValidator } from '../../validation/structural-validator.ts';
 
 export interface AccountValidationContext {
   /** Today in the service time zone, `YYYY-MM-DD`: "in the future" means after this date. */

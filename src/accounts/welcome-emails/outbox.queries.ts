@@ -1,5 +1,5 @@
-import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import { type Queryable, sql } from '../../infra/db/db.ts';
+import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 
 /** The states of an outbox row (migration 0009); the dashboard lists them. */
 export const OUTBOX_STATUSES = ['PENDING', 'SENDING', 'SENT', 'FAILED'] as const;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { authErrorResponses, ErrorRef } from '../../http/schemas.ts';
 import type { FollowUpDeps } from '../../follow-ups/follow-up.ts';
 import { NoteResultSchema, NotesBodySchema } from '../../follow-ups/notes/notes.schema.ts';
 import { createNotes } from '../../follow-ups/notes/notes.service.ts';
+import { authErrorResponses, ErrorRef } from '../../http/schemas.ts';
 
 const EXAMPLE = {
   import_supplier: 'TENTACLE_ENERGY',

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FollowUpDeps } from '../../follow-ups/follow-up.ts';
+import {
+  PAYMENT_INSTRUCTION_EXAMPLE,
+  PaymentInstructionBody,
+} from '../../follow-ups/payment-instructions/payment-instruction.schema.ts';
+import { createPaymentInstruction } from '../../follow-ups/payment-instructions/payment-instruction.service.ts';
 import { checkedInService, documentedOnly } from '../../http/json-body.ts';
 import { authErrorResponses } from '../../http/schemas.ts';
-import type { FollowUpDeps } from '../../follow-ups/follow-up.ts';
-import { PAYMENT_INSTRUCTION_EXAMPLE, PaymentInstructionBody } from '../../follow-ups/payment-instructions/payment-instruction.schema.ts';
-import { createPaymentInstruction } from '../../follow-ups/payment-instructions/payment-instruction.service.ts';
 
 const Created = Type.Object({
   service_account_number: Type.String({ description: 'The account number on this service.' }),

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authErrorResponses, ErrorRef } from '../../http/schemas.ts';
 import type { FollowUpDeps } from '../../follow-ups/follow-up.ts';
 import { StatementsBodySchema } from '../../follow-ups/statements/statements.schema.ts';
 import { createStatements } from '../../follow-ups/statements/statements.service.ts';
+import { authErrorResponses, ErrorRef } from '../../http/schemas.ts';
 
 const EXAMPLE = {
   import_supplier: 'TENTACLE_ENERGY',

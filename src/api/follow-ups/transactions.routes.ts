@@ -1,10 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
-import { checkedInService, documentedOnly } from '../../http/json-body.ts';
-import { authErrorResponses, ErrorRef, OneOf, StringEnum } from '../../http/schemas.ts';
-import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../../follow-ups/follow-up.ts';
+import {
+  type FollowUpDeps,
+  followUpBodyChecker,
+  followUpValidationFailed,
+} from '../../follow-ups/follow-up.ts';
 import { importTransactions } from '../../follow-ups/transactions/import-transactions.ts';
 import { TransactionsBodySchema } from '../../follow-ups/transactions/transaction.schema.ts';
+import { checkedInService, documentedOnly } from '../../http/json-body.ts';
+import { authErrorResponses, ErrorRef, OneOf, StringEnum } from '../../http/schemas.ts';
 
 const EXAMPLE = {
   import_supplier: 'ACME',

@@ -1,10 +1,10 @@
 import { findImportedAccount, lockImportedAccount } from '../../accounts/imported-account.ts';
 import { type ErrorItem, item } from '../../errors/error-items.ts';
-import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import { forEachConcurrently } from '../../infra/concurrency.ts';
 import { resolveDocumentKey } from '../../infra/storage/document-path.ts';
 import { findSupplier } from '../../suppliers/suppliers.queries.ts';
 import { utcInstantText } from '../../vocabulary/calendar-date.ts';
+import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps, followUpValidationFailed } from '../follow-up.ts';
 import { insertNoteRows, type NewNote, sameNoteCandidates } from './notes.queries.ts';
 import type { NoteInput, NoteStatus, NotesRequest } from './notes.schema.ts';

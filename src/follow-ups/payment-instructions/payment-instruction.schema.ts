@@ -1,14 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { PaymentInstructionSchema } from '../../accounts/payload/payments/payments.schema.ts';
-import {
-  Bool,
-  Choice,
-  NonBlankText,
-  Nullable,
-  Obj,
-  Opt,
-} from '../../validation/schema-builders.ts';
 import { PAYMENT_INSTRUCTION_TYPES, PAYMENT_VENDOR_NAMES } from '../../infra/vendors/payment-vendor.ts';
+import { Bool, Choice, NonBlankText, Nullable, Obj, Opt } from '../../validation/schema-builders.ts';
 
 // The account payload's own definitions: `ledger_code` has its `ledger-code` format (a format
 // check only, answering `ledger_code_does_not_exist`: we hold no ledger registry).

@@ -1,10 +1,10 @@
 import { lockImportedAccount } from '../../accounts/imported-account.ts';
 import { checkTransactionList } from '../../accounts/payload/ledgers/transactions.checks.ts';
-import { CheckContext, cleanItems } from '../../validation/check-context.ts';
 import { RawBodyError, type TransactionRefusalCode } from '../../errors/error-catalogue.ts';
 import type { ErrorItem } from '../../errors/error-items.ts';
 import { localDate } from '../../infra/clock.ts';
 import { withTransientRetry } from '../../infra/db/db.ts';
+import { CheckContext, cleanItems } from '../../validation/check-context.ts';
 import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
 import { exactUnits, formatMoney, MONEY_PLACES } from './amounts.ts';
 import { type Transaction, TransactionsBodySchema, type TransactionsRequest } from './transaction.schema.ts';

@@ -2,10 +2,11 @@
  * Rules on addresses: the billing address (new style or legacy lines), and across supply
  * addresses: duplicates, administrators, former addresses, MPxNs and shared meters.
  */
+
+import { type CheckContext, cleanItems, isFilled } from '../../../validation/check-context.ts';
 import { instantOf } from '../../../vocabulary/calendar-date.ts';
 import { type AccountFacts, type AnyMeter, pointLastBilledToDate } from '../account-facts.ts';
 import { checkMetadataKeys } from '../customers/customers.checks.ts';
-import { type CheckContext, cleanItems, isFilled } from '../../../validation/check-context.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { isGbPostcode, normaliseGbPostcode } from './gb-postcode.ts';
 

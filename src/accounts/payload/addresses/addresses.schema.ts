@@ -3,9 +3,9 @@
  * premises with their administrators and meter points.
  */
 import type { Static } from '@sinclair/typebox';
+import * as S from '../../../validation/schema-builders.ts';
 import { DECEASED_STATES, MetadataSchema, PhoneNumber } from '../customers/customers.schema.ts';
 import { MeterPointSchema } from '../meter-points/meter-points.schema.ts';
-import * as S from '../../../validation/schema-builders.ts';
 
 const blankableLine = () => S.Opt(S.Text({ maxLength: 512, default: '' }));
 

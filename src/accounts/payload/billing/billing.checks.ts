@@ -1,7 +1,7 @@
 /** Rules on billing set-up: billing options and the smart read day; statements, debts and deposits. */
 
-import type { AccountFacts } from '../account-facts.ts';
 import { type CheckContext, cleanItems, count, isFilled } from '../../../validation/check-context.ts';
+import type { AccountFacts } from '../account-facts.ts';
 import { findRepeatedIndexes } from '../rules/duplicates.ts';
 import { isDayOfEveryMonth } from '../rules/industry-identifiers.ts';
 

@@ -1,6 +1,7 @@
 /** Rules on the business: its details and contracts, portfolios, and no business fields on domestic accounts. */
-import type { AccountFacts } from '../account-facts.ts';
+
 import { type CheckContext, cleanItems, isFilled } from '../../../validation/check-context.ts';
+import type { AccountFacts } from '../account-facts.ts';
 import { findRepeatedIndexes } from '../rules/duplicates.ts';
 
 export function checkPortfolios(ctx: CheckContext, facts: AccountFacts): void {

@@ -1,8 +1,8 @@
 /** `business` (its details, users and portfolios) and the account's own `portfolio`. */
 import type { Static } from '@sinclair/typebox';
+import * as S from '../../../validation/schema-builders.ts';
 import { personFields, USER_ROLES } from '../customers/customers.schema.ts';
 import { NoteSchema } from '../extras/extras.schema.ts';
-import * as S from '../../../validation/schema-builders.ts';
 
 /** Legal forms of a business. */
 export const BUSINESS_TYPES = [

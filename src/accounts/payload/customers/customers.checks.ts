@@ -1,8 +1,9 @@
 /** Rules on customers, business users and the account's own consents and metadata. */
+
+import { type CheckContext, cleanItems, isFilled } from '../../../validation/check-context.ts';
 import { calendarDateOf } from '../../../vocabulary/calendar-date.ts';
 import type { AccountFacts } from '../account-facts.ts';
 import type { BusinessUser } from '../business/business.schema.ts';
-import { type CheckContext, cleanItems, isFilled } from '../../../validation/check-context.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import type { Customer, Metadata } from './customers.schema.ts';
 

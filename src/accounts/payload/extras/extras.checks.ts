@@ -2,9 +2,10 @@
  * Rules on the account's stand-alone lists: campaigns, commissions, contributions, partners,
  * complaints, references, FiT details and notes.
  */
+
+import { type CheckContext, cleanItems, isFilled } from '../../../validation/check-context.ts';
 import { instantOf } from '../../../vocabulary/calendar-date.ts';
 import type { AccountFacts } from '../account-facts.ts';
-import { type CheckContext, cleanItems, isFilled } from '../../../validation/check-context.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { findOverlaps, periodsOverlap } from '../rules/periods.ts';
 import type { Note } from './extras.schema.ts';

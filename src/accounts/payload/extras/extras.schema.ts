@@ -4,8 +4,8 @@
  */
 
 import type { Static } from '@sinclair/typebox';
-import { PAYMENT_VENDORS } from '../payments/payments.schema.ts';
 import * as S from '../../../validation/schema-builders.ts';
+import { PAYMENT_VENDORS } from '../payments/payments.schema.ts';
 
 /** Why FiT payments to an installation are held. */
 const FIT_CREDIT_HOLD_REASONS = [

@@ -3,11 +3,12 @@
  * plus the ledgers' own codes, identifiers and balances; the payment preferences that point at a
  * ledger are checked with them (payments/payments.checks.ts).
  */
+
+import { type CheckContext, cleanItems, count, isFilled } from '../../../validation/check-context.ts';
 import { addDays } from '../../../vocabulary/calendar-date.ts';
 import { formatScaled, scaledOrZero } from '../../../vocabulary/decimal.ts';
 import { type AccountFacts, earliestLastBilledToDate } from '../account-facts.ts';
 import { checkPaymentPreferences } from '../payments/payments.checks.ts';
-import { type CheckContext, cleanItems, count, isFilled } from '../../../validation/check-context.ts';
 import { findRepeatedIndexes } from '../rules/duplicates.ts';
 import { countsTowardsBalance, reconcileBalance } from './ledger-balance.ts';
 import { fieldOf, type TransactionGroup } from './transaction-groups.ts';

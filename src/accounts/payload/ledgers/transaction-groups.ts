@@ -3,8 +3,9 @@
  * account-level (deprecated) lists, and each of `ledgers[]`. A group knows its own closing date,
  * issue date and balances, and where its fields live, so ledger and account rules share code.
  */
-import type { AccountPayload } from '../account-payload.schema.ts';
+
 import { type CheckContext, cleanItems, type Located } from '../../../validation/check-context.ts';
+import type { AccountPayload } from '../account-payload.schema.ts';
 import type { Transaction } from './transactions.schema.ts';
 
 export interface TransactionGroup {

@@ -1,7 +1,8 @@
 /** Rules on individual transactions and their ids, wherever they sit (account level or a ledger). */
+
+import { type CheckContext, isFilled, type Located } from '../../../validation/check-context.ts';
 import { MONEY_SCALE, toScaledInteger } from '../../../vocabulary/decimal.ts';
 import type { AccountFacts, AnyMeter } from '../account-facts.ts';
-import { type CheckContext, isFilled, type Located } from '../../../validation/check-context.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { periodsOverlap } from '../rules/periods.ts';
 import { allTransactions, type TransactionGroup } from './transaction-groups.ts';

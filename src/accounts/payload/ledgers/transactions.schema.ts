@@ -3,6 +3,7 @@
  * also inside `ledgers[]`), polymorphic on `type`. Amounts are in pounds as decimal strings.
  */
 import { type Static, Type } from '@sinclair/typebox';
+import * as S from '../../../validation/schema-builders.ts';
 import { CREDIT_REASONS } from '../../../vocabulary/credit-reasons.ts';
 import {
   CHARGE_REASONS,
@@ -11,7 +12,6 @@ import {
   REPAYMENT_PAYMENT_TYPES,
   REPAYMENT_REASONS,
 } from '../../../vocabulary/transaction-enums.ts';
-import * as S from '../../../validation/schema-builders.ts';
 
 const TaxItemSchema = S.Obj({
   amount: S.Decimal(10, 10, { description: 'Tax amount in pounds.' }),

@@ -1,7 +1,7 @@
 /** `supply_addresses[].meter_points[]` with `supply_type: GAS`. */
 import { type Static, Type } from '@sinclair/typebox';
-import { GasMeterSchema } from '../meters/meters.schema.ts';
 import * as S from '../../../validation/schema-builders.ts';
+import { GasMeterSchema } from '../meters/meters.schema.ts';
 import {
   agreementFields,
   BESPOKE_PAYMENT_METHODS,

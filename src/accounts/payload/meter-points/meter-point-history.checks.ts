@@ -1,7 +1,7 @@
 /** Rules on a meter point's dated history: AQs, EACs, capacity, configuration periods, tax exemptions. */
 
-import { isActiveMeter, isBillable, type LocatedMeterPoint, settlementRegisters } from '../account-facts.ts';
 import type { CheckContext } from '../../../validation/check-context.ts';
+import { isActiveMeter, isBillable, type LocatedMeterPoint, settlementRegisters } from '../account-facts.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { findOverlaps, findSequenceBreaks } from '../rules/periods.ts';
 import type { MeterPoint } from './meter-points.schema.ts';

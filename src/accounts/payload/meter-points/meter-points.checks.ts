@@ -1,4 +1,6 @@
 /** Rules on each meter point: supply dates, agreements and whether a billable point can be billed. */
+
+import { type CheckContext, isFilled } from '../../../validation/check-context.ts';
 import { addDays } from '../../../vocabulary/calendar-date.ts';
 import {
   type AccountFacts,
@@ -8,7 +10,6 @@ import {
   type LocatedMeterPoint,
   pointLastBilledToDate,
 } from '../account-facts.ts';
-import { type CheckContext, isFilled } from '../../../validation/check-context.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { coversDate, findSequenceBreaks } from '../rules/periods.ts';
 import type { MeterPoint } from './meter-points.schema.ts';

@@ -1,5 +1,6 @@
 /** Rules on each meter: smart and prepay details, registers, readings, exchanges, billed-to dates. */
 
+import { type CheckContext, isFilled } from '../../../validation/check-context.ts';
 import {
   type AccountFacts,
   type AnyMeter,
@@ -13,7 +14,6 @@ import {
   settlementRegisters,
 } from '../account-facts.ts';
 import type { MeterPoint } from '../meter-points/meter-points.schema.ts';
-import { type CheckContext, isFilled } from '../../../validation/check-context.ts';
 import { findRepeatedIndexes } from '../rules/duplicates.ts';
 import type { ElectricityMeter } from './meters.schema.ts';
 import { isAcceptedTransferVendReadDate } from './prepay-vend-date.ts';

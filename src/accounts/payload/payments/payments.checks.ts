@@ -1,8 +1,15 @@
 /** Rules on payment instructions, schedules, plans, preferences and payment adequacy reviews. */
+
+import {
+  type CheckContext,
+  cleanItems,
+  count,
+  isFilled,
+  type Located,
+} from '../../../validation/check-context.ts';
 import { calendarDateOf, instantOf } from '../../../vocabulary/calendar-date.ts';
 import { MONEY_SCALE, toScaledInteger } from '../../../vocabulary/decimal.ts';
 import type { AccountFacts } from '../account-facts.ts';
-import { type CheckContext, cleanItems, count, isFilled, type Located } from '../../../validation/check-context.ts';
 import { compositeKey, findRepeatedIndexes } from '../rules/duplicates.ts';
 import { isDayOfEveryMonth } from '../rules/industry-identifiers.ts';
 import { findSequenceBreaks } from '../rules/periods.ts';
