@@ -12,7 +12,8 @@ const CreateBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     import_suppliers: Type.Array(Type.String({ pattern: '^([A-Za-z0-9_-]{1,64}|\\*)$' }), {
       minItems: 1,
-      description: 'Supplier codes this key may act for, or ["*"] for all.',
+      description:
+        'Supplier codes this key may act for, or ["*"] for all. A code that names no import supplier is refused (`import_supplier_not_found`).',
     }),
   },
   { additionalProperties: false },
@@ -56,7 +57,7 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db; keyScopes: K
       const { body } = request;
       const k = await createApiKey(db, {
         name: body.name,
-        importSuppliers: [...new Set(body.import_suppliers)],
+        importSuppliers: body.import_suppliers,
       });
       // Who and what for, never the key.
       request.log.info(

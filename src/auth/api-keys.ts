@@ -1,4 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { validationFailed } from '../errors/error-catalogue.ts';
+import { item } from '../errors/error-items.ts';
 import { type Db, sql } from '../infra/db/db.ts';
 
 export interface ApiKeyRecord {
@@ -28,6 +30,13 @@ const insertKey = sql(
   `INSERT INTO api_keys (id, name, secret_hash, import_suppliers) VALUES ($1, $2, $3, $4)
    RETURNING id, name, import_suppliers, created_at, revoked_at`,
 );
+// Suppliers are never deleted, so a code found here still names a supplier when the key is inserted.
+const selectUnknownSuppliers = sql(
+  'selectUnknownImportSuppliers',
+  `SELECT (u.n - 1)::int AS index, u.code FROM unnest($1::text[]) WITH ORDINALITY AS u(code, n)
+    WHERE u.code <> '*' AND NOT EXISTS (SELECT 1 FROM import_suppliers s WHERE s.code = u.code)
+    ORDER BY u.n`,
+);
 const selectKeys = sql(
   'selectApiKeys',
   'SELECT id, name, import_suppliers, created_at, revoked_at FROM api_keys ORDER BY created_at, id',
@@ -47,17 +56,37 @@ const selectKeyForAuth = sql(
   'SELECT id, secret_hash, import_suppliers FROM api_keys WHERE id = $1 AND revoked_at IS NULL',
 );
 
+/**
+ * Issues a key for the given supplier codes (`*`: every supplier). A code that names no import
+ * supplier is refused as a validation error at `import_suppliers.N`, N its place in the list given;
+ * repeated codes are kept once.
+ */
 export async function createApiKey(
   db: Db,
   input: { name: string; importSuppliers: string[] },
 ): Promise<ApiKeyRecord & { key: string }> {
+  const unknown = (
+    await db.query<{ index: number; code: string }>(selectUnknownSuppliers, [input.importSuppliers])
+  ).rows;
+  if (unknown.length > 0) {
+    throw validationFailed(
+      'validation_error',
+      unknown.map(({ index, code }) =>
+        item(
+          `import_suppliers.${index}`,
+          'import_supplier_not_found',
+          `No import supplier has the code "${code}".`,
+        ),
+      ),
+    );
+  }
   const id = randomBytes(8).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   const { rows } = await db.query<ApiKeyRecord>(insertKey, [
     id,
     input.name,
     hashSecret(secret),
-    input.importSuppliers,
+    [...new Set(input.importSuppliers)],
   ]);
   return { ...rows[0], key: `ferry_${id}_${secret}` };
 }

@@ -55,6 +55,7 @@ describe('ferry operator CLI', () => {
   });
 
   it('apikey create / list / revoke', async () => {
+    await run('supplier create CLI2');
     const created = await run('apikey create nightly', { suppliers: 'CLI1,CLI2' }, true);
     assert.match(created.json.key, /^ferry_/);
     assert.deepEqual(created.json.import_suppliers, ['CLI1', 'CLI2']);

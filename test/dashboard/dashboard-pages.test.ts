@@ -144,6 +144,10 @@ describe('dashboard pages and actions', () => {
     const bad = await s.post('/dashboard/api-keys/', { name: 'x', import_suppliers: 'P G!' });
     assert.equal(bad.statusCode, 400);
     assert.match(bad.body, /import_suppliers/);
+    const unknown = await s.post('/dashboard/api-keys/', { name: 'typo', import_suppliers: 'PG, NOPE' });
+    assert.equal(unknown.statusCode, 400);
+    assert.match(unknown.body, /import_suppliers\.1/);
+    assert.match(unknown.body, /No import supplier has the code &quot;NOPE&quot;/);
   });
 
   it('shows failed welcome e-mails on the overview', async () => {

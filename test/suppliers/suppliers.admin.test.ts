@@ -142,6 +142,7 @@ describe('admin API: API keys', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
+    for (const code of ['A', 'B']) await admin(t.app, 'POST', '/import-suppliers/', { code });
   });
   after(() => t.close());
 
@@ -190,5 +191,23 @@ describe('admin API: API keys', () => {
       'import_suppliers.0:invalid',
       'name:required',
     ]);
+  });
+
+  it('refuses a supplier code that names no import supplier, and issues no key', async () => {
+    const before = await admin<unknown[]>(t.app, 'GET', '/api-keys/');
+    const refused = await admin<{ code: string; errors: { attr: string; code: string; detail: string }[] }>(
+      t.app,
+      'POST',
+      '/api-keys/',
+      { name: 'typo', import_suppliers: ['A', 'NOPE', '*', 'b'] },
+      400,
+    );
+    assert.equal(refused.code, 'validation_error');
+    assert.deepEqual(
+      refused.errors.map((e) => `${e.attr}:${e.code}`),
+      ['import_suppliers.1:import_supplier_not_found', 'import_suppliers.3:import_supplier_not_found'],
+    );
+    assert.match(refused.errors[0].detail, /"NOPE"/);
+    assert.equal((await admin<unknown[]>(t.app, 'GET', '/api-keys/')).length, before.length);
   });
 });
