@@ -72,7 +72,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/client/openapi[.]ts$|^src/infra/db/migrations/' },
+    exclude: { path: '^generated/|^src/infra/db/migrations/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -6,9 +6,9 @@
  *   const { data, error, response } = await ferry.POST('/v2/data-import/accounts/', { body: account });
  */
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from './openapi.ts';
+import type { paths } from '../../generated/openapi.d.ts';
 
-export type { components, operations, paths } from './openapi.ts';
+export type { components, operations, paths } from '../../generated/openapi.d.ts';
 
 export interface FerryClientOptions {
   baseUrl: string;

@@ -9,8 +9,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFile
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { CLIENT_TYPES_PATH, clientTypes } from '../../scripts/generate-client.ts';
 import { startWorker } from '../../src/account-import/queue/worker.ts';
-import { CLIENT_TYPES_PATH, clientTypes } from '../../src/client/generate.ts';
 import { startVendorSimulator, type VendorSimulator } from '../../src/infra/vendors/vendor-simulator.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { stageProcess } from '../helpers/processes.ts';
@@ -58,7 +58,7 @@ describe('a client generated from /openapi.json', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is what the repository holds in src/client/openapi.ts', async () => {
+  it('is what the repository holds in generated/openapi.d.ts', async () => {
     const document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as Record<string, unknown>;
     const types = await clientTypes(document);
     writeFileSync(join(dir, 'openapi.ts'), types);
