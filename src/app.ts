@@ -111,7 +111,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   registerErrorHandling(app);
   registerJsonBodies(app);
   registerPathParamGuard(app);
-  registerImportMetrics(registerMetrics(app, deps.metrics), db, app.log);
+  registerImportMetrics(registerMetrics(app, deps.metrics, config.metricsToken), db, app.log);
   await registerOpenApi(app);
   await app.register(healthRoutes, { db });
   await registerGraphql(app, { db, tokens, keyScopes, throttle: credentialThrottle });

@@ -34,6 +34,8 @@ export interface FerryConfig {
   logLevel: string;
   /** `ferry worker` serves its own /metrics (batch latency, process) on this port; null: none. */
   metricsPort: number | null;
+  /** When set, /metrics answers only `Authorization: Bearer <token>`; null: open (decision 0062). */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -107,6 +109,10 @@ export function loadConfig(env: Env = process.env): FerryConfig {
   if (operatorApiKey !== null && operatorApiKey.length < 16) {
     throw new ConfigError('OPERATOR_API_KEY', 'must be at least 16 characters');
   }
+  const metricsToken = str(env, 'METRICS_TOKEN');
+  if (metricsToken !== null && metricsToken.length < 16) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+  }
   const documentStoreUrl =
     url(env, 'DOCUMENT_STORE_URL', `file://${resolve(dataDir, 'documents')}`, ['file:', 's3:']) ?? '';
   const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
@@ -147,5 +153,6 @@ export function loadConfig(env: Env = process.env): FerryConfig {
     listenHeartbeatMs: int(env, 'LISTEN_HEARTBEAT_MS', 5_000, 100, 30_000),
     logLevel,
     metricsPort: str(env, 'METRICS_PORT') === null ? null : int(env, 'METRICS_PORT', 0, 1, 65535),
+    metricsToken,
   };
 }

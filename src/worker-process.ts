@@ -22,7 +22,11 @@ export async function runWorkerProcess(config: FerryConfig): Promise<void> {
   const metricsServer =
     config.metricsPort === null
       ? null
-      : await serveMetrics(metrics, { port: config.metricsPort, host: config.host });
+      : await serveMetrics(metrics, {
+          port: config.metricsPort,
+          host: config.host,
+          token: config.metricsToken,
+        });
   const worker = startWorker(config, { db, logger, metrics });
   const mailSender = startMailSenderFromConfig(config, { db, logger });
   const stop = async () => {
