@@ -1,5 +1,6 @@
 import { type TArray, type TProperties, type TSchema, type TString, Type } from '@sinclair/typebox';
 import { withDecimalTexts } from '../accounts/payload/normalise-account-payload.ts';
+import { ACCOUNT_FIELD_FORMATS } from '../accounts/payload/rules/field-formats.ts';
 import type { FerryConfig } from '../config.ts';
 import { validationFailed } from '../errors/error-catalogue.ts';
 import type { ErrorItem } from '../errors/error-items.ts';
@@ -71,7 +72,7 @@ export interface CheckedBody<T> {
  * answers the same codes in both places.
  */
 export function followUpBodyChecker<T>(schema: TSchema): (body: unknown) => CheckedBody<T> {
-  const check = structuralValidator(schema);
+  const check = structuralValidator(schema, ACCOUNT_FIELD_FORMATS);
   return (body) => {
     const { errors, blockedPaths, decimalNumbers } = check(body);
     const value =

@@ -1,14 +1,14 @@
 /**
  * Turns one Ajv error into our error item with the one mapping of Ajv's keywords
- * (http/validation-errors.ts), adding what only the account payload has: its decimal keyword, its
- * formats, its tagged unions, schemas that name their own code (`x-error-code`), and whether the
+ * (validation-errors.ts), adding what the payloads' schemas have beyond Ajv's keywords: the decimal
+ * keyword, the subject's formats (passed in), its tagged unions, schemas that name their own code (`x-error-code`), and whether the
  * error blocks the domain checks over its path. Ajv runs with `verbose`, so each error carries
  * the offending value (`data`) and the schema it broke (`parentSchema`).
  */
 import type { ErrorObject } from 'ajv';
-import { type FieldFormat, FORMAT_CHECKS, FORMAT_DETAILS } from '../accounts/payload/rules/field-formats.ts';
 import type { ErrorItem } from '../errors/error-items.ts';
 import { DECIMAL_KEYWORD, type DecimalDigits, type DecimalFieldProblem } from '../vocabulary/field-types.ts';
+import { ENGINE_DETAILS, type FieldFormats, formatDetail } from './field-formats.ts';
 import { ERROR_CODE } from './schema-builders.ts';
 import { TAG_VALUES } from './split-schema.ts';
 import { ajvErrorToItem, joinAttr, pointerToAttr, quote } from './validation-errors.ts';
@@ -41,15 +41,15 @@ function decimalIssue(attr: string, error: ErrorObject): StructuralIssue {
   if (problem === 'max_decimal_places') {
     return issue(attr, problem, `Ensure that there are no more than ${fraction} decimal places.`, false);
   }
-  if (problem === 'blank') return issue(attr, 'blank', FORMAT_DETAILS.blank, true);
-  return issue(attr, problem, FORMAT_DETAILS.invalid_decimal, true);
+  if (problem === 'blank') return issue(attr, 'blank', ENGINE_DETAILS.blank, true);
+  return issue(attr, problem, ENGINE_DETAILS.invalid_decimal, true);
 }
 
-function formatIssue(attr: string, error: ErrorObject): StructuralIssue {
-  const check = FORMAT_CHECKS[error.params.format as FieldFormat];
+function formatIssue(attr: string, error: ErrorObject, formats: FieldFormats): StructuralIssue {
+  const check = formats.checks[String(error.params.format)];
   const code = check?.(String(error.data)) ?? 'invalid';
   const blocking = code === 'blank' || code === 'invalid_date' || code === 'invalid_datetime';
-  return issue(attr, code, FORMAT_DETAILS[code] ?? 'This value is not valid.', blocking);
+  return issue(attr, code, formatDetail(formats, code), blocking);
 }
 
 function discriminatorIssue(attr: string, error: ErrorObject): StructuralIssue {
@@ -80,7 +80,7 @@ const NON_BLOCKING_KEYWORDS = new Set([
   'exclusiveMaximum',
 ]);
 
-export function ajvErrorToIssue(error: ErrorObject): StructuralIssue {
+export function ajvErrorToIssue(error: ErrorObject, formats: FieldFormats): StructuralIssue {
   const attr = pointerToAttr(error.instancePath);
   switch (error.keyword) {
     case DECIMAL_KEYWORD:
@@ -88,7 +88,7 @@ export function ajvErrorToIssue(error: ErrorObject): StructuralIssue {
     case 'pattern': // only identifiers carry one: at least one non-space character
       return issue(attr, 'blank', 'This field may not be blank.', false);
     case 'format':
-      return formatIssue(attr, error);
+      return formatIssue(attr, error, formats);
     case 'discriminator':
       return discriminatorIssue(attr, error);
     case 'enum':

@@ -1,5 +1,5 @@
 /**
- * Small builders for the account payload schema. They keep the sub-tree files readable and make
+ * Small builders for payload schemas (the account's, the follow-ups'). They keep the sub-tree files readable and make
  * sure every object forbids undocumented fields, every enum is a plain `enum` (one Ajv error,
  * one `invalid_choice`) and every nullable field is `type: [T, 'null']` rather than an `anyOf`
  * (which would produce a cascade of errors instead of one `null`).
@@ -13,7 +13,6 @@ import {
   type TUnsafe,
   Type,
 } from '@sinclair/typebox';
-import type { FieldFormat } from '../accounts/payload/rules/field-formats.ts';
 import { DecimalField, IntegerField } from '../vocabulary/field-types.ts';
 
 interface Described {
@@ -23,7 +22,8 @@ interface Described {
 interface TextOptions extends Described {
   maxLength?: number;
   minLength?: number;
-  format?: FieldFormat;
+  /** A row of the subject's format table (field-formats.ts). */
+  format?: string;
   default?: string;
 }
 

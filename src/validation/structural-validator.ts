@@ -7,11 +7,11 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { FORMAT_CHECKS } from '../accounts/payload/rules/field-formats.ts';
 import type { ErrorItem } from '../errors/error-items.ts';
 import { IMPRECISE_NUMBER_DETAIL, leftoverNumbers } from '../vocabulary/exact-numbers.ts';
 import { type DecimalNumber, registerFieldTypes, takeDecimalNumbers } from '../vocabulary/field-types.ts';
 import { ajvErrorToIssue, type StructuralIssue } from './ajv-error-to-issue.ts';
+import { type FieldFormats, NO_FORMATS } from './field-formats.ts';
 import { splitSchema } from './split-schema.ts';
 import { compileStructurePass, type StructurePass } from './structure-pass.ts';
 import { joinAttr, linearErrorAppends } from './validation-errors.ts';
@@ -25,12 +25,14 @@ export interface StructuralResult {
   decimalNumbers: DecimalNumber[];
 }
 
-let sharedAjv: Ajv | undefined;
+/** One Ajv per format table: a table's formats are registered on its own instance. */
+const ajvs = new WeakMap<FieldFormats, Ajv>();
 
-function ajv(): Ajv {
-  if (sharedAjv) return sharedAjv;
-  sharedAjv = new Ajv({
-    allErrors: true, // every error at once (PRODUCT §6)
+function ajv(formats: FieldFormats): Ajv {
+  let instance = ajvs.get(formats);
+  if (instance) return instance;
+  instance = new Ajv({
+    allErrors: true, // every error at once
     verbose: true, // errors carry the value, for codes that depend on it
     discriminator: true, // polymorphic objects report only their own variant's errors
     strict: false, // TypeBox adds its own symbols; descriptions and defaults are annotations only
@@ -38,21 +40,23 @@ function ajv(): Ajv {
     inlineRefs: false, // keep one function per object type (see split-schema.ts)
     code: linearErrorAppends, // errors gathered in place, not copied at every append
   });
-  registerFieldTypes(sharedAjv);
-  for (const [name, check] of Object.entries(FORMAT_CHECKS)) {
-    sharedAjv.addFormat(name, { type: 'string', validate: (value: string) => check(value) === null });
+  registerFieldTypes(instance);
+  for (const [name, check] of Object.entries(formats.checks)) {
+    instance.addFormat(name, { type: 'string', validate: (value: string) => check(value) === null });
   }
-  return sharedAjv;
+  ajvs.set(formats, instance);
+  return instance;
 }
 
 /** A function that checks `value` against `schema`: the generated pass first, Ajv to explain a refusal. */
 export function structuralValidator(
   schema: TSchema,
+  formats: FieldFormats = NO_FORMATS,
 ): (value: unknown, attrPrefix?: string) => StructuralResult {
   let pass: StructurePass | undefined;
-  const explain = ajvValidator(schema);
+  const explain = ajvValidator(schema, formats);
   return (value, attrPrefix = '') => {
-    pass ??= compileStructurePass(schema);
+    pass ??= compileStructurePass(schema, formats);
     const passed = pass(value);
     if (passed && leftoverNumbers(value).length === 0)
       return { errors: [], blockedPaths: [], decimalNumbers: passed };
@@ -64,14 +68,17 @@ export function structuralValidator(
  * The same check by Ajv alone, naming every error. Exported for the test that holds the generated
  * pass to it.
  */
-export function ajvValidator(schema: TSchema): (value: unknown, attrPrefix?: string) => StructuralResult {
+export function ajvValidator(
+  schema: TSchema,
+  formats: FieldFormats = NO_FORMATS,
+): (value: unknown, attrPrefix?: string) => StructuralResult {
   let validate: ValidateFunction | undefined;
   return (value, attrPrefix = '') => {
-    validate ??= compile(schema);
+    validate ??= compile(schema, formats);
     takeDecimalNumbers();
     const valid = validate(value);
     const decimalNumbers = takeDecimalNumbers();
-    const issues = valid ? [] : (validate.errors ?? []).map(ajvErrorToIssue);
+    const issues = valid ? [] : (validate.errors ?? []).map((error) => ajvErrorToIssue(error, formats));
     const leftovers = leftoverNumbers(value);
     if (issues.length === 0 && leftovers.length === 0)
       return { errors: [], blockedPaths: [], decimalNumbers };
@@ -87,9 +94,9 @@ export function ajvValidator(schema: TSchema): (value: unknown, attrPrefix?: str
   };
 }
 
-function compile(schema: TSchema): ValidateFunction {
+function compile(schema: TSchema, formats: FieldFormats): ValidateFunction {
   const { root, parts } = splitSchema(schema);
-  const instance = ajv();
+  const instance = ajv(formats);
   for (const part of parts) instance.addSchema(part);
   return instance.compile(root);
 }

@@ -9,14 +9,13 @@
  * errors are the ones reported (structural-validator.ts), so every code and `attr` still comes
  * from one place. The pass may therefore refuse more than Ajv does (it is then only slower), but
  * never accept what Ajv refuses: it implements each keyword with Ajv's own semantics, and
- * test/accounts/payload/validation/structure-pass.test.ts holds the two to the same verdict on
+ * test/validation/structure-pass.test.ts holds the two to the same verdict on
  * valid and mutated documents.
  *
  * A schema using a keyword this generator does not know is refused when it is compiled (on its
  * first use), loudly: every route's body is sent in the tests, so none reaches a client.
  */
 
-import { type FieldFormat, FORMAT_CHECKS } from '../accounts/payload/rules/field-formats.ts';
 import { takeExactText } from '../vocabulary/exact-numbers.ts';
 import {
   DECIMAL_KEYWORD,
@@ -24,6 +23,7 @@ import {
   type DecimalNumber,
   readDecimal,
 } from '../vocabulary/field-types.ts';
+import type { FieldFormats } from './field-formats.ts';
 
 /** The decimals sent as JSON numbers (with their exact text) when `value` passes, else null. */
 export type StructurePass = (value: unknown) => DecimalNumber[] | null;
@@ -96,6 +96,8 @@ class Generator {
   readonly constants: unknown[] = [];
   #variables = 0;
 
+  constructor(readonly formats: FieldFormats) {}
+
   constant(value: unknown): string {
     this.constants.push(value);
     return `k[${this.constants.length - 1}]`;
@@ -156,7 +158,7 @@ class Generator {
     if (typeof schema.pattern === 'string')
       out.push(`if (!${this.constant(new RegExp(schema.pattern, 'u'))}.test(${v})) return false;`);
     if (typeof schema.format === 'string') {
-      const check = FORMAT_CHECKS[schema.format as FieldFormat];
+      const check = this.formats.checks[schema.format];
       if (!check) throw new Unsupported(`format ${schema.format}`);
       out.push(`if (${this.constant(check)}(${v}) !== null) return false;`);
     }
@@ -344,8 +346,8 @@ function holdsDecimals(schema: unknown): boolean {
 }
 
 /** Generates the pass for `schema`; throws when the schema uses a keyword the generator does not know. */
-export function compileStructurePass(schema: object): StructurePass {
-  const generator = new Generator();
+export function compileStructurePass(schema: object, formats: FieldFormats): StructurePass {
+  const generator = new Generator(formats);
   const body = generator.value(schema as SchemaNode, 'root', 'undefined', 'undefined');
   const source = `${generator.functions.join('\n')}
     function passes(root, s) {\n${body}\nreturn true;\n}

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Type } from '@sinclair/typebox';
+import { ACCOUNT_FIELD_FORMATS } from '../../src/accounts/payload/rules/field-formats.ts';
 import {
   Choice,
   Decimal,
@@ -30,7 +31,7 @@ const Shape = Obj({
     ),
   ),
 });
-const check = structuralValidator(Shape);
+const check = structuralValidator(Shape, ACCOUNT_FIELD_FORMATS);
 
 test('a valid value has no errors and no blocked paths', () => {
   assert.deepEqual(check({ name: 'a', items: [{ type: 'X', x: '1' }] }), {

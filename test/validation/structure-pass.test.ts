@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import type { TSchema } from '@sinclair/typebox';
 import fc from 'fast-check';
 import { AccountPayloadSchema, TaskParamsSchema } from '../../src/accounts/payload/account-payload.schema.ts';
+import { ACCOUNT_FIELD_FORMATS } from '../../src/accounts/payload/rules/field-formats.ts';
 import { PaymentInstructionBody } from '../../src/follow-ups/payment-instructions/payment-instruction.schema.ts';
 import { TransactionsBodySchema } from '../../src/follow-ups/transactions/transaction.schema.ts';
 import { ajvValidator } from '../../src/validation/structural-validator.ts';
@@ -29,7 +30,11 @@ const SEED = 20_261_124;
 const compiled = new Map<TSchema, [StructurePass, ReturnType<typeof ajvValidator>]>();
 
 function verdicts(schema: TSchema, text: string) {
-  if (!compiled.has(schema)) compiled.set(schema, [compileStructurePass(schema), ajvValidator(schema)]);
+  if (!compiled.has(schema))
+    compiled.set(schema, [
+      compileStructurePass(schema, ACCOUNT_FIELD_FORMATS),
+      ajvValidator(schema, ACCOUNT_FIELD_FORMATS),
+    ]);
   const [pass, ajv] = compiled.get(schema) as [StructurePass, ReturnType<typeof ajvValidator>];
   return () => {
     const byPass = readBody(text);
@@ -70,7 +75,7 @@ describe('the generated structural pass', () => {
       TransactionsBodySchema,
       PaymentInstructionBody,
     ])
-      assert.equal(typeof compileStructurePass(schema), 'function');
+      assert.equal(typeof compileStructurePass(schema, ACCOUNT_FIELD_FORMATS), 'function');
   });
 
   it('passes what Ajv passes, with the same decimals, on valid accounts', () => {

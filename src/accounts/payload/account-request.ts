@@ -7,6 +7,7 @@
 import type { ErrorItem } from '../../errors/error-items.ts';
 import { structuralValidator } from '../../validation/structural-validator.ts';
 import { type AccountPayload, type TaskParams, TaskParamsSchema } from './account-payload.schema.ts';
+import { ACCOUNT_FIELD_FORMATS } from './rules/field-formats.ts';
 import { validateAccountPayload } from './validate-account-payload.ts';
 
 export interface AccountRequestContext {
@@ -34,7 +35,7 @@ const MAX_WINDOW_MS = 4 * 24 * 60 * 60 * 1000;
 /** A start stamped "now" by the client reaches us slightly in the past; a minute of slack absorbs that and clock skew. */
 const PAST_START_GRACE_MS = 60 * 1000;
 
-const checkTaskParamsStructure = structuralValidator(TaskParamsSchema);
+const checkTaskParamsStructure = structuralValidator(TaskParamsSchema, ACCOUNT_FIELD_FORMATS);
 
 export function parseAccountRequest(body: unknown, ctx: AccountRequestContext): AccountRequestResult {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

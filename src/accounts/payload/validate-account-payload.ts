@@ -9,6 +9,7 @@ import { CheckContext } from '../../validation/check-context.ts';
 import { type StructuralResult, structuralValidator } from '../../validation/structural-validator.ts';
 import { type AccountPayload, AccountPayloadSchema } from './account-payload.schema.ts';
 import { normaliseAccountPayload, withDecimalTexts } from './normalise-account-payload.ts';
+import { ACCOUNT_FIELD_FORMATS } from './rules/field-formats.ts';
 import { runAccountChecks } from './run-account-checks.ts';
 
 export interface AccountValidationContext {
@@ -20,7 +21,7 @@ export type AccountValidationResult =
   | { ok: true; value: AccountPayload }
   | { ok: false; errors: ErrorItem[] };
 
-const checkAccountStructure = structuralValidator(AccountPayloadSchema);
+const checkAccountStructure = structuralValidator(AccountPayloadSchema, ACCOUNT_FIELD_FORMATS);
 
 /**
  * Compiles the validator now instead of on the first call (about half a second of Ajv code

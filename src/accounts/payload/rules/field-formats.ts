@@ -6,6 +6,7 @@
  * as, say, an invalid phone number.
  */
 import { isDocumentPath } from '../../../infra/storage/document-path.ts';
+import type { FieldFormats, FormatCheck } from '../../../validation/field-formats.ts';
 import {
   isCalendarDate,
   isDateOrDateTime,
@@ -68,9 +69,6 @@ export type FieldFormat =
   | 'electricity-prepay-reference'
   | 'document-path';
 
-/** Returns the error code for `value`, or null when it is fine. */
-export type FormatCheck = (value: string) => string | null;
-
 const rule =
   (isValid: (value: string) => boolean, code: string): FormatCheck =>
   (value) =>
@@ -131,8 +129,6 @@ export const FORMAT_DETAILS: Record<string, string> = {
   invalid_date: 'Enter a real date in YYYY-MM-DD form.',
   invalid_datetime: 'Enter a date-time in ISO 8601 form, e.g. 2024-01-31T09:30:00Z.',
   invalid_time: 'Enter a time of day in HH:MM or HH:MM:SS form.',
-  blank: 'This field may not be blank.',
-  invalid_decimal: 'Enter a decimal number, e.g. "12.34".',
   invalid_email: 'Enter a valid e-mail address.',
   possible_test_email_address: 'This looks like a test e-mail address.',
   billing_email_not_valid: 'A blackhole+ address cannot receive bills.',
@@ -160,3 +156,6 @@ export const FORMAT_DETAILS: Record<string, string> = {
   invalid_prepay_customer_reference_number: 'The prepay customer reference must be a whole number.',
   invalid_document_path: 'Enter a path relative to the document root, without "..", a scheme or backslashes.',
 };
+
+/** The table the account payload's schemas are checked with (and the follow-ups', which share formats). */
+export const ACCOUNT_FIELD_FORMATS: FieldFormats = { checks: FORMAT_CHECKS, details: FORMAT_DETAILS };
