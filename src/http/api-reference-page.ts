@@ -5,13 +5,26 @@ import type { FastifyInstance } from 'fastify';
 /**
  * The API reference at /docs: Redoc (from the `redoc` npm package) rendering /openapi.json in
  * the browser. Everything is served by Ferry itself, so the page works offline and behind a
- * firewall; the content security policy forbids loading anything from elsewhere (Redoc's
- * attribution logo points at its CDN: the browser blocks it and Redoc hides the image).
+ * firewall, and the content security policy forbids loading anything from elsewhere.
  */
 
 const require = createRequire(import.meta.url);
 
 const REDOC_BUNDLE = 'redoc/bundles/redoc.standalone.js';
+
+/**
+ * Redoc's sidebar ends with an attribution, a link to redocly.com holding an image from Redoc's
+ * CDN, with no option to turn it off. Our policy blocks the image (a console error) and an offline
+ * page should name no outside address, so the served bundle shows the attribution as plain text.
+ * test/http/api-reference-page.test.ts fails when a new Redoc no longer matches this.
+ */
+const ATTRIBUTION =
+  /(\w+)\.createElement\("a",\{target:"_blank",rel:"noopener noreferrer",href:"https:\/\/redocly\.com\/redoc\/"\},\w+\.createElement\(\w+,null\),"API docs by Redocly"\)/;
+
+/** The bundle with its attribution as text: no link out, no image from the CDN. */
+export function offlineRedocBundle(source: string): string {
+  return source.replace(ATTRIBUTION, '$1.createElement("span",null,"API docs by Redoc")');
+}
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -67,7 +80,7 @@ export function registerApiReferencePage(app: FastifyInstance) {
     reply.type('text/javascript; charset=utf-8').send(INIT),
   );
   app.get('/docs/redoc.standalone.js', hidden, async (_request, reply) => {
-    bundle ??= readFileSync(require.resolve(REDOC_BUNDLE));
+    bundle ??= Buffer.from(offlineRedocBundle(readFileSync(require.resolve(REDOC_BUNDLE), 'utf8')));
     return reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=86400')
