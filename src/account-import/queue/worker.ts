@@ -6,12 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { FerryConfig } from '../../config.ts';
 import { localDate } from '../../infra/clock.ts';
 import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
+import { startLeaseLoop } from '../../infra/lease-loop.ts';
 import { recordTransition } from '../import-process.queries.ts';
 import { foldTallyChanges } from '../metrics/import-metrics.queries.ts';
 import { workerBatchDuration } from '../metrics/worker-metrics.ts';
@@ -54,20 +54,12 @@ const ANALYZE_EVERY_CLAIMS = 5_000;
 const ANALYZE_EVERY_MS = 60_000;
 /** How often the worker folds the metrics' tally changes (decision 0044). */
 const FOLD_TALLIES_EVERY_MS = 5_000;
-/** A lane whose loop fails (the database unavailable) waits 0.5 s, 1 s, 2 s, ... up to this. */
-const MAX_LOOP_BACKOFF_MS = 10_000;
 
 const asEventProcess = (p: MaintainedProcess | ClaimedProcess): EventProcess => ({
   supplier: p.import_supplier,
   externalAccountNumber: p.external_account_number,
   importProcessId: p.id,
 });
-
-/** Jittered exponential backoff after `failures` failures in a row. */
-const loopBackoffMs = (failures: number) => {
-  const base = Math.min(MAX_LOOP_BACKOFF_MS, 500 * 2 ** (failures - 1));
-  return base / 2 + (Math.random() * base) / 2;
-};
 
 /**
  * One account-creation worker: claims due processes in batches of WORKER_CONCURRENCY, creates
@@ -83,15 +75,12 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const leaseSeconds = opts.leaseSeconds ?? config.workerLeaseSeconds;
   const idlePollMs = opts.idlePollMs ?? 250;
-  let running = true;
   let lastMaintenance = 0;
   let lastFold = Date.now();
   const batchDuration = opts.metrics ? workerBatchDuration(opts.metrics) : null;
   let claimedSinceAnalyze = 0;
   let lastAnalyze = Date.now();
   let analyzing: Promise<void> | null = null;
-  const stopping = new AbortController();
-  const sleep = (ms: number) => delay(ms, undefined, { signal: stopping.signal }).catch(() => {});
   /** Processes to leave for a later attempt that could not be handed back yet (database down). */
   const toRetry = new Set<string>();
 
@@ -121,7 +110,7 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
 
   /**
    * Leaves processes for a later attempt. While the database is down the hand-back waits for
-   * the next tick that reaches it (or, if this worker stops first, for the lease to expire).
+   * the next round that reaches it (or, if this worker stops first, for the lease to expire).
    */
   async function retryLater(ids: string[], err: unknown) {
     logger.warn({ err, importProcessIds: ids }, 'database unavailable; the accounts will be retried');
@@ -179,10 +168,13 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
     }
   }
 
-  async function tick(): Promise<number> {
+  /** Before each claim: the hand-backs that wait, and the queue's upkeep once a second. */
+  async function prepare() {
     await handBack();
     if (Date.now() - lastMaintenance > 1000) await maintain();
-    const started = performance.now();
+  }
+
+  async function claim(): Promise<ClaimedProcess[]> {
     const claimed = (
       await db.query<ClaimedProcess>(claimPendingProcesses, [
         workerId,
@@ -192,6 +184,10 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
     ).rows;
     claimedSinceAnalyze += claimed.length;
     refreshQueueStatistics();
+    return claimed;
+  }
+
+  async function settleClaimed(claimed: readonly ClaimedProcess[]): Promise<void> {
     const today = localDate(new Date(), config.serviceTimezone);
     const one = (p: ClaimedProcess) =>
       processImport(db, p, { workerId, today }).then(
@@ -232,36 +228,28 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
       .sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
     const dryRuns = claimed.filter((p) => p.is_dry_run || p.dry_run_only);
     await Promise.all([settle(creations), ...dryRuns.map(one)]);
-    if (claimed.length > 0) batchDuration?.observe((performance.now() - started) / 1000);
-    return claimed.length;
   }
 
-  const lane = async () => {
-    let failures = 0;
-    while (running) {
-      try {
-        const claimed = await tick();
-        failures = 0;
-        if (claimed === 0) await sleep(idlePollMs);
-      } catch (err) {
-        const wait = loopBackoffMs(++failures);
-        logger.warn({ err, retryInMs: Math.round(wait) }, 'worker loop error; backing off');
-        await sleep(wait);
-      }
-    }
-  };
   logger.info(
     { workerId, concurrency: config.workerConcurrency, lanes: LANES },
     'account-creation worker started',
   );
-  const loop = Promise.all(Array.from({ length: LANES }, lane));
+  // Two lanes: while one batch is in the database, the next is claimed and prepared.
+  const loop = startLeaseLoop(
+    { prepare, claim, settle: settleClaimed },
+    {
+      name: 'worker',
+      logger,
+      idlePollMs,
+      lanes: LANES,
+      onRound: (_claimed, ms) => batchDuration?.observe(ms / 1000),
+    },
+  );
 
   return {
     workerId,
     async stop() {
-      running = false;
-      stopping.abort();
-      await loop;
+      await loop.stop();
       await analyzing;
     },
   };

@@ -8,9 +8,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../infra/db/db.ts';
+import { startLeaseLoop } from '../../infra/lease-loop.ts';
 import { type MailError, type Mailer, mailErrorOf } from '../../infra/mail/smtp-mailer.ts';
 import {
   type ClaimedEmail,
@@ -53,7 +53,6 @@ export interface OutboxSenderHandle {
 
 /** 30 s, 1 min, 2 min, ... up to an hour: 12 attempts span about six hours. */
 export const DEFAULT_RETRY: RetryPolicy = { baseMs: 30_000, maxMs: 3_600_000, maxAttempts: 12 };
-const MAX_LOOP_BACKOFF_MS = 10_000;
 
 const jittered = (ms: number) => ms / 2 + (Math.random() * ms) / 2;
 
@@ -64,12 +63,9 @@ export function startOutboxSender(opts: OutboxSenderOptions): OutboxSenderHandle
   const idlePollMs = opts.idlePollMs ?? 1000;
   const retry = { ...DEFAULT_RETRY, ...opts.retry };
   const domain = messageIdDomain(from);
-  let running = true;
-  const stopping = new AbortController();
-  const sleep = (ms: number) => delay(ms, undefined, { signal: stopping.signal }).catch(() => {});
   /**
    * Rows the server accepted that could not be marked yet (the database unavailable): marked
-   * first thing on the next tick, so that only a crash (not a database outage) re-sends them.
+   * first thing in the next round, so that only a crash (not a database outage) re-sends them.
    */
   const unmarked = new Set<string>();
 
@@ -118,44 +114,31 @@ export function startOutboxSender(opts: OutboxSenderOptions): OutboxSenderHandle
     logger.warn({ ...log, retryInMs: Math.round(waitMs) }, 'e-mail not sent; will retry');
   }
 
-  async function tick(): Promise<number> {
-    await markUnmarked();
-    const claimed = (
-      await db.query<ClaimedEmail>(claimDueEmails, [senderId, batchSize, leaseSeconds, domain])
-    ).rows;
+  async function claim(): Promise<ClaimedEmail[]> {
+    return (await db.query<ClaimedEmail>(claimDueEmails, [senderId, batchSize, leaseSeconds, domain])).rows;
+  }
+
+  async function deliverAll(claimed: readonly ClaimedEmail[], stopping: AbortSignal): Promise<void> {
     let next = 0;
     try {
-      while (next < claimed.length && running) await deliver(claimed[next++]);
+      while (next < claimed.length && !stopping.aborted) await deliver(claimed[next++]);
     } finally {
       // Stopping (or a database failure): what was not tried goes back at once, not at lease end.
       const rest = claimed.slice(next).map((r) => r.id);
       if (rest.length > 0) await db.query(releaseEmails, [rest, senderId]).catch(() => {});
     }
-    return claimed.length;
   }
 
-  const loop = (async () => {
-    let failures = 0;
-    while (running) {
-      try {
-        const claimed = await tick();
-        failures = 0;
-        if (claimed === 0) await sleep(idlePollMs);
-      } catch (err) {
-        const wait = jittered(Math.min(MAX_LOOP_BACKOFF_MS, 500 * 2 ** failures++));
-        logger.warn({ err, retryInMs: Math.round(wait) }, 'mail sender loop error; backing off');
-        await sleep(wait);
-      }
-    }
-  })();
+  const loop = startLeaseLoop(
+    { prepare: markUnmarked, claim, settle: deliverAll },
+    { name: 'mail sender', logger, idlePollMs },
+  );
   logger.info({ senderId, batchSize }, 'mail sender started');
 
   return {
     senderId,
     async stop() {
-      running = false;
-      stopping.abort();
-      await loop;
+      await loop.stop();
       mailer.close();
     },
   };

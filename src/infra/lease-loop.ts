@@ -1,0 +1,111 @@
+/**
+ * The lease loop: the one loop behind every table that is also a queue (the import queue, the
+ * welcome-mail outbox, webhook deliveries next). A lane claims due rows under a lease (the
+ * source's SQL sets the lease columns, as graphile-worker does), settles them, and claims
+ * again at once; a claim that finds nothing waits about `idlePollMs`, jittered so that many
+ * loops on one database do not poll in step. A round that throws (the database unavailable, a
+ * serialization failure, a deadlock) is logged and tried again after a jittered exponential
+ * backoff; rows it had claimed stay leased, and come back when their lease runs out. stop()
+ * wakes the idle lanes, lets each finish the rows in hand (settle sees its signal aborted and
+ * may hand the rest back), and resolves once all have ended, as does `stopped`.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { isTemporaryDbError } from './db/db.ts';
+
+/** What a lease loop claims and settles: one table's SQL and the work on each row. */
+export interface LeaseSource<T> {
+  /** Work to do before each claim that is not a claim (hand-backs, maintenance); its failure is the round's. */
+  prepare?(): Promise<void>;
+  /** Claims due rows under a lease; an empty list when none is due. */
+  claim(): Promise<readonly T[]>;
+  /**
+   * Settles the rows one claim returned, each of them. `signal` aborts when the loop is
+   * stopping: finish the row in hand and hand back those not started.
+   */
+  settle(rows: readonly T[], signal: AbortSignal): Promise<void>;
+}
+
+export interface LeaseLoopOptions {
+  /** Names the loop in its log lines: `<name> loop error; backing off`. */
+  name: string;
+  logger: { warn(obj: Record<string, unknown>, msg: string): void };
+  /** About how long a lane waits after a claim that found nothing (±25 %). */
+  idlePollMs: number;
+  /** Rounds in flight at once, each claiming its own rows: one prepares while another settles. */
+  lanes?: number;
+  /** After a failed round: about `baseMs`, doubling with each failure in a row, at most `maxMs` (jittered). */
+  failureBackoff?: { baseMs: number; maxMs: number };
+  /** After each round that claimed rows: how many, and how long claim and settle took (ms). */
+  onRound?(claimed: number, ms: number): void;
+  /** [0, 1); Math.random unless a test fixes it. */
+  random?: () => number;
+}
+
+export interface LeaseLoop {
+  /** Aborted once stop() is called. */
+  readonly signal: AbortSignal;
+  /** Resolves once every lane has ended, after stop(). */
+  readonly stopped: Promise<void>;
+  /** Wakes the lanes, lets each settle what it holds, and resolves when all have ended. */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_FAILURE_BACKOFF = { baseMs: 500, maxMs: 10_000 } as const;
+
+/** The wait after `failures` failed rounds in a row: between half and all of the doubled base. */
+export function failureBackoffMs(
+  failures: number,
+  backoff: { baseMs: number; maxMs: number } = DEFAULT_FAILURE_BACKOFF,
+  random: () => number = Math.random,
+): number {
+  const ms = Math.min(backoff.maxMs, backoff.baseMs * 2 ** (failures - 1));
+  return ms / 2 + (random() * ms) / 2;
+}
+
+/** Starts `opts.lanes` lanes (1 unless said) claiming from `source` until stop(). */
+export function startLeaseLoop<T>(source: LeaseSource<T>, opts: LeaseLoopOptions): LeaseLoop {
+  const random = opts.random ?? Math.random;
+  const backoff = opts.failureBackoff ?? DEFAULT_FAILURE_BACKOFF;
+  const stopping = new AbortController();
+  const { signal } = stopping;
+  const sleep = (ms: number) => delay(ms, undefined, { signal }).catch(() => {});
+
+  /** One round: prepare, claim, settle; the number of rows claimed. */
+  async function round(): Promise<number> {
+    await source.prepare?.();
+    const started = performance.now();
+    const rows = await source.claim();
+    if (rows.length === 0) return 0;
+    await source.settle(rows, signal);
+    opts.onRound?.(rows.length, performance.now() - started);
+    return rows.length;
+  }
+
+  async function lane(): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        const claimed = await round();
+        failures = 0;
+        if (claimed === 0) await sleep(opts.idlePollMs * (0.75 + random() / 2));
+      } catch (err) {
+        const wait = failureBackoffMs(++failures, backoff, random);
+        opts.logger.warn(
+          { err, transient: isTemporaryDbError(err), failures, retryInMs: Math.round(wait) },
+          `${opts.name} loop error; backing off`,
+        );
+        await sleep(wait);
+      }
+    }
+  }
+
+  const stopped = Promise.all(Array.from({ length: opts.lanes ?? 1 }, lane)).then(() => {});
+  return {
+    signal,
+    stopped,
+    stop() {
+      stopping.abort();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { failureBackoffMs, type LeaseSource, startLeaseLoop } from '../../src/infra/lease-loop.ts';
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what: string, done: () => boolean, ms = 5_000) {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await wait(5);
+  }
+}
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** A claim source over a list of batches: each claim takes the next batch, [] once they are gone. */
+function fakeSource(batches: number[][], settleRow: (row: number) => Promise<void> = async () => {}) {
+  const log: string[] = [];
+  const claimedAt: number[] = [];
+  const source: LeaseSource<number> & { log: string[]; claimedAt: number[] } = {
+    log,
+    claimedAt,
+    async prepare() {
+      log.push('prepare');
+    },
+    async claim() {
+      await new Promise(setImmediate); // as a query would: a busy loop still lets timers run
+      claimedAt.push(performance.now());
+      const rows = batches.shift() ?? [];
+      log.push(`claim ${rows.join(',')}`);
+      return rows;
+    },
+    async settle(rows, signal) {
+      for (const row of rows) {
+        if (signal.aborted) {
+          log.push(`hand back ${row}`);
+          continue;
+        }
+        await settleRow(row);
+        log.push(`settle ${row}`);
+      }
+    },
+  };
+  return source;
+}
+
+const warnings: { obj: Record<string, unknown>; msg: string }[] = [];
+const logger = { warn: (obj: Record<string, unknown>, msg: string) => warnings.push({ obj, msg }) };
+
+describe('the lease loop', () => {
+  it('claims again as soon as a claim is settled, then backs off while idle', async () => {
+    const source = fakeSource([[1, 2], [3], [4, 5]]);
+    const rounds: number[] = [];
+    const loop = startLeaseLoop(source, {
+      name: 'test',
+      logger,
+      idlePollMs: 60_000,
+      onRound: (claimed) => rounds.push(claimed),
+    });
+    await until('an empty claim', () => source.log.includes('claim '));
+    // Three claims with rows, each settled before the next claim, and no wait between them.
+    assert.deepEqual(source.log, [
+      'prepare',
+      'claim 1,2',
+      'settle 1',
+      'settle 2',
+      'prepare',
+      'claim 3',
+      'settle 3',
+      'prepare',
+      'claim 4,5',
+      'settle 4',
+      'settle 5',
+      'prepare',
+      'claim ',
+    ]);
+    assert.deepEqual(rounds, [2, 1, 2], 'one round reported per claim that found rows');
+    // Idle: the next claim waits the poll interval (a minute here), so none comes meanwhile.
+    await wait(100);
+    assert.equal(source.claimedAt.length, 4);
+    await loop.stop();
+  });
+
+  it('waits about the idle poll interval between empty claims, jittered', async () => {
+    const source = fakeSource([]);
+    let r = 0;
+    const loop = startLeaseLoop(source, {
+      name: 'test',
+      logger,
+      idlePollMs: 40,
+      random: () => [0, 0.999][r++ % 2],
+    });
+    await until('five claims', () => source.claimedAt.length >= 5);
+    await loop.stop();
+    const gaps = source.claimedAt.slice(1).map((t, i) => t - source.claimedAt[i]);
+    // 0.75 × 40 = 30 ms at the least, whatever the jitter; far fewer claims than a busy loop.
+    for (const gap of gaps) assert.ok(gap >= 29, `a gap of ${gap} ms`);
+  });
+
+  it('stops cleanly with work in flight: the row in hand is settled, the rest handed back', async () => {
+    const release = deferred();
+    const started = deferred();
+    const source = fakeSource([[1, 2, 3]], async (row) => {
+      if (row === 1) {
+        started.resolve();
+        await release.promise;
+      }
+    });
+    const loop = startLeaseLoop(source, { name: 'test', logger, idlePollMs: 10 });
+    await started.promise;
+    let stopped = false;
+    const stopping = loop.stop().then(() => {
+      stopped = true;
+    });
+    await wait(30);
+    assert.equal(loop.signal.aborted, true);
+    assert.equal(stopped, false, 'stop() waits for the row in hand');
+    release.resolve();
+    await stopping;
+    await loop.stopped;
+    assert.deepEqual(source.log, ['prepare', 'claim 1,2,3', 'settle 1', 'hand back 2', 'hand back 3']);
+  });
+
+  it('stops at once while idle, without waiting out the poll interval', async () => {
+    const source = fakeSource([]);
+    const loop = startLeaseLoop(source, { name: 'test', logger, idlePollMs: 60_000, lanes: 2 });
+    await until('both lanes claimed', () => source.claimedAt.length === 2);
+    const t0 = performance.now();
+    await loop.stop();
+    assert.ok(performance.now() - t0 < 1_000);
+    assert.equal(source.claimedAt.length, 2, 'no claim after stop()');
+  });
+
+  it('survives a throwing claim: logs it, backs off, and claims again', async () => {
+    warnings.length = 0;
+    const source = fakeSource([[7]]);
+    const claim = source.claim.bind(source);
+    let failuresLeft = 2;
+    source.claim = async () => {
+      source.claimedAt.push(performance.now());
+      if (failuresLeft-- > 0) throw Object.assign(new Error('could not serialize access'), { code: '40001' });
+      return claim();
+    };
+    const loop = startLeaseLoop(source, {
+      name: 'test',
+      logger,
+      idlePollMs: 10,
+      failureBackoff: { baseMs: 40, maxMs: 1_000 },
+      random: () => 0,
+    });
+    await until('the row is settled', () => source.log.includes('settle 7'));
+    await loop.stop();
+    assert.deepEqual(
+      warnings.map((w) => [w.msg, w.obj.transient, w.obj.failures, w.obj.retryInMs]),
+      [
+        ['test loop error; backing off', true, 1, 20],
+        ['test loop error; backing off', true, 2, 40],
+      ],
+    );
+    const [first, second, third] = source.claimedAt;
+    assert.ok(second - first >= 19 && third - second >= 39, 'each failure waited its backoff');
+  });
+
+  it('survives a throwing settle the same way; the next round starts afresh', async () => {
+    warnings.length = 0;
+    let once = true;
+    const source = fakeSource([[1], [2]], async (row) => {
+      if (row === 1 && once) {
+        once = false;
+        throw new Error('a bug');
+      }
+    });
+    const loop = startLeaseLoop(source, {
+      name: 'test',
+      logger,
+      idlePollMs: 10,
+      failureBackoff: { baseMs: 1, maxMs: 1 },
+    });
+    await until('the next claim is settled', () => source.log.includes('settle 2'));
+    await loop.stop();
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0].obj.transient, false);
+  });
+
+  it('doubles the failure backoff up to its maximum, between half and all of it', () => {
+    const b = { baseMs: 500, maxMs: 10_000 };
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6, 7].map((n) => failureBackoffMs(n, b, () => 0)),
+      [250, 500, 1_000, 2_000, 4_000, 5_000, 5_000],
+    );
+    assert.equal(
+      failureBackoffMs(3, b, () => 0.999_999),
+      2_000 / 2 + (0.999_999 * 2_000) / 2,
+    );
+  });
+});
