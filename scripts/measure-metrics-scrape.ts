@@ -47,7 +47,7 @@ const insertPending = sql(
    SELECT 'S' || (g % 5), $3 || g, 'PENDING', $4::jsonb, '{"event": "EVENT_ACCOUNT_IMPORT_PROCESS_CREATED"}'::jsonb
      FROM generate_series($1::int, $2::int) g`,
 );
-const payload = readFileSync('test/accounts/payload/fixtures/example-account.json', 'utf8');
+const payload = readFileSync('test/fixtures/reference-examples/account.json', 'utf8');
 
 async function timeInserts(n: number, prefix: string, pending = false): Promise<number> {
   const t0 = process.hrtime.bigint();

@@ -5,13 +5,10 @@ import { mprnCheckDigits } from '../../src/accounts/payload/meter-points/mprn.ts
 // biome-ignore lint/suspicious/noExplicitAny: fixture JSON
 type Obj = Record<string, any>;
 
-// A copy of the reference example account (its fidelity is checked in payload-fixtures.test.ts).
-const EXAMPLE = readFileSync(
-  new URL('../accounts/payload/fixtures/example-account.json', import.meta.url),
-  'utf8',
-);
+// The reference's example account (its fidelity is checked in test/accounts/payload/fixtures.test.ts).
+const EXAMPLE = readFileSync(new URL('../fixtures/reference-examples/account.json', import.meta.url), 'utf8');
 
-/** A fresh copy of the reference's example account (reference/examples/account.json), untouched. */
+/** A fresh copy of the reference's example account (test/fixtures/reference-examples/), untouched. */
 export const exampleAccount = (): Obj => JSON.parse(EXAMPLE);
 
 /** A valid MPAN core whose digits derive from n (unique per n below 10^11). */

@@ -1,11 +1,11 @@
 /**
  * What a client written from the real deployment's document sends, the four follow-up imports
- * accept: every follow-up request example of the GB reference — the files of
- * reference/examples/ and the request examples of the GB OpenAPI document — posted verbatim for
- * an imported account answers 201.
+ * accept: every follow-up request example of the GB reference (docs/product.md, Sources) — its
+ * example files and the request examples of its OpenAPI document — posted verbatim for an imported
+ * account answers 201.
  *
- * CI sees the repository alone, so the examples are copied into fixtures (each names its source);
- * where ../shared/reference is at hand, a test fails when a copy drifts from its source.
+ * The examples are data kept in test/fixtures/reference-examples/ (its README says where each
+ * comes from); a test fails when a copy no longer matches the digest it was copied with.
  *
  * What is replaced before posting, and why (nothing else is touched):
  * - `external_account_number`: each body goes to an account of its own, imported first, so its
@@ -20,9 +20,9 @@
  * paths, and the vendor simulator holds the Stripe payment method THIS-IS-A-FAKE-REFERENCE.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { parse } from 'yaml';
 import { startVendorSimulator, type VendorSimulator } from '../../src/infra/vendors/vendor-simulator.ts';
 import { simulatedPaymentMethod } from '../../src/infra/vendors/vendor-simulator-records.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
@@ -32,7 +32,7 @@ import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-ap
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
 type Obj = Record<string, any>;
 
-const REFERENCE = new URL('../../../shared/reference/', import.meta.url);
+const REFERENCE = new URL('../fixtures/reference-examples/', import.meta.url);
 const SUPPLIER = 'TENTACLE_ENERGY';
 const ROOT = 'tentacle/reference';
 
@@ -42,50 +42,39 @@ const STATEMENTS = '/v1/data-import/historical-statements/create/';
 const PAYMENT_INSTRUCTION = '/v1/data-import/payment-instruction/create/';
 const ENDPOINTS = [NOTES, TRANSACTIONS, STATEMENTS, PAYMENT_INSTRUCTION];
 
-/** Each follow-up file of reference/examples/: its copy, and the endpoint it is the body of. */
+/** Each follow-up example file of the reference: its copy, and the endpoint it is the body of. */
 const EXAMPLE_FILES: Record<string, { copy: URL; endpoint: string }> = {
-  'notes.json': { copy: new URL('../notes/fixtures/notes.json', import.meta.url), endpoint: NOTES },
-  'transactions.json': {
-    copy: new URL('../transactions/fixtures/reference-transactions.json', import.meta.url),
-    endpoint: TRANSACTIONS,
-  },
+  'notes.json': { copy: new URL('notes.json', REFERENCE), endpoint: NOTES },
+  'transactions.json': { copy: new URL('transactions.json', REFERENCE), endpoint: TRANSACTIONS },
   'historical-statements.json': {
-    copy: new URL('../statements/fixtures/historical-statements.json', import.meta.url),
+    copy: new URL('historical-statements.json', REFERENCE),
     endpoint: STATEMENTS,
   },
   'payment-instruction.json': {
-    copy: new URL('../payment-instructions/fixtures/payment-instruction.json', import.meta.url),
+    copy: new URL('payment-instruction.json', REFERENCE),
     endpoint: PAYMENT_INSTRUCTION,
   },
 };
-/** reference/examples/account.json is the account payload, not a follow-up body. */
-const NOT_FOLLOW_UP = new Set(['account.json']);
 
 /** The GB document's request examples of the four endpoints: path → example name → body. */
-const OPENAPI_COPY = new URL('./fixtures/gb-follow-up-request-examples.json', import.meta.url);
+const OPENAPI_COPY = new URL('gb-follow-up-request-examples.json', REFERENCE);
+/** The account example, the GB document's extract, and what describes the folder: not follow-up files. */
+const NOT_FOLLOW_UP = new Set([
+  'account.json',
+  'gb-follow-up-request-examples.json',
+  'README.md',
+  'SHA256SUMS',
+]);
 
 const readJson = (url: URL): Obj => JSON.parse(readFileSync(url, 'utf8'));
 
-/** The reference's GB OpenAPI document: of its two, the one that never names an Australian NMI. */
-function gbDocumentName(): string {
-  const names = readdirSync(REFERENCE).filter((f) => f.endsWith('-openapi.yml'));
-  const gb = names.filter((f) => !/\bNMI\b/.test(readFileSync(new URL(f, REFERENCE), 'utf8')));
-  assert.equal(gb.length, 1, `one GB document among ${names.join(', ')}`);
-  return gb[0];
+/** The digest each copy was taken with (SHA256SUMS, `sha256sum` format): file name → hex. */
+function copiedDigests(): Map<string, string> {
+  const lines = readFileSync(new URL('SHA256SUMS', REFERENCE), 'utf8').trim().split('\n');
+  return new Map(lines.map((line) => line.split(/\s+\*?/).reverse() as [string, string]));
 }
 
-function openApiRequestExamples(): Record<string, Record<string, Obj>> {
-  const doc = parse(readFileSync(new URL(gbDocumentName(), REFERENCE), 'utf8'));
-  return Object.fromEntries(
-    ENDPOINTS.map((path) => {
-      const examples = doc.paths[path].post.requestBody.content['application/json'].examples ?? {};
-      return [
-        path,
-        Object.fromEntries(Object.entries(examples).map(([name, e]) => [name, (e as Obj).value])),
-      ];
-    }),
-  );
-}
+const digestOf = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
 
 /** Every body to post: [label, endpoint, body as in the reference]. */
 function referenceBodies(): [string, string, Obj][] {
@@ -103,22 +92,20 @@ function referenceBodies(): [string, string, Obj][] {
 }
 
 describe('the reference copies', () => {
-  const skip = !existsSync(REFERENCE) && 'no ../shared/reference beside the checkout';
+  const digests = copiedDigests();
 
-  it('hold every follow-up file of reference/examples/, unchanged', { skip }, () => {
-    const files = readdirSync(new URL('examples/', REFERENCE)).filter((f) => !NOT_FOLLOW_UP.has(f));
+  it('hold every follow-up example file of the reference, unchanged', () => {
+    const files = readdirSync(REFERENCE).filter((f) => !NOT_FOLLOW_UP.has(f));
     assert.deepEqual(files.sort(), Object.keys(EXAMPLE_FILES).sort(), 'a follow-up example without a copy');
     for (const [file, { copy }] of Object.entries(EXAMPLE_FILES)) {
-      assert.deepEqual(readJson(copy), readJson(new URL(`examples/${file}`, REFERENCE)), file);
+      assert.equal(digestOf(copy), digests.get(file), file);
     }
   });
 
-  it('hold every request example of the four endpoints in the GB OpenAPI document, unchanged', {
-    skip,
-  }, () => {
-    const examples = openApiRequestExamples();
+  it('hold every request example of the four endpoints in the GB OpenAPI document, unchanged', () => {
+    const examples = readJson(OPENAPI_COPY);
     for (const path of ENDPOINTS) assert.ok(Object.keys(examples[path]).length > 0, `${path} has examples`);
-    assert.deepEqual(readJson(OPENAPI_COPY), examples);
+    assert.equal(digestOf(OPENAPI_COPY), digests.get('gb-follow-up-request-examples.json'));
   });
 });
 

@@ -14,9 +14,10 @@ type Obj = Record<string, any>;
 const SUPPLIER = 'TENTACLE_ENERGY';
 const ROOT = 'tentacle/docs';
 const URL_ = '/v1/data-import/notes/create/';
-// A copy of reference/examples/notes.json (its unpin_at lies in the past; see the example test).
+// The reference's notes example (test/fixtures/reference-examples/; its unpin_at lies in the past:
+// see the example test).
 const example = (): Obj =>
-  JSON.parse(readFileSync(new URL('./fixtures/notes.json', import.meta.url), 'utf8'));
+  JSON.parse(readFileSync(new URL('../fixtures/reference-examples/notes.json', import.meta.url), 'utf8'));
 
 describe('POST /v1/data-import/notes/create/', () => {
   let t: TestApp;

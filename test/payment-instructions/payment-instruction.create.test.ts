@@ -286,9 +286,12 @@ describe('POST /v1/data-import/payment-instruction/create/', () => {
   });
 
   it('passes the reference example to its vendor, which decides: unknown → 400, known → 201', async () => {
-    // A copy of reference/examples/payment-instruction.json (drift: test/http/follow-up-reference-examples.test.ts).
+    // The reference's payment-instruction example (test/fixtures/reference-examples/).
     const example = JSON.parse(
-      readFileSync(new URL('./fixtures/payment-instruction.json', import.meta.url), 'utf8'),
+      readFileSync(
+        new URL('../fixtures/reference-examples/payment-instruction.json', import.meta.url),
+        'utf8',
+      ),
     );
     const unknown = await create(example);
     assert.equal(unknown.statusCode, 400, unknown.body);

@@ -13,11 +13,16 @@ type Obj = Record<string, any>;
 const SUPPLIER = 'TENTACLE_ENERGY';
 const ROOT = 'tentacle/statements';
 const URL_ = '/v1/data-import/historical-statements/create/';
-// A copy of reference/examples/historical-statements.json, untouched. Its 2022 period lies in
-// the example account's open statement period (from 2019-08-01): statements are history, so
-// that does not matter.
+// The reference's historical-statements example (test/fixtures/reference-examples/), untouched.
+// Its 2022 period lies in the example account's open statement period (from 2019-08-01):
+// statements are history, so that does not matter.
 const example = (): Obj =>
-  JSON.parse(readFileSync(new URL('./fixtures/historical-statements.json', import.meta.url), 'utf8'));
+  JSON.parse(
+    readFileSync(
+      new URL('../fixtures/reference-examples/historical-statements.json', import.meta.url),
+      'utf8',
+    ),
+  );
 
 const statement = (id: string, extra: Obj = {}): Obj => ({
   bill_period_from_date: '2019-06-01',

@@ -7,7 +7,7 @@ import { importAccounts } from '../helpers/imported-accounts.ts';
 import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 
 const REFERENCE = JSON.parse(
-  readFileSync(new URL('./fixtures/reference-transactions.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../fixtures/reference-examples/transactions.json', import.meta.url), 'utf8'),
 );
 const URL_PATH = '/v1/data-import/transactions/create/';
 
