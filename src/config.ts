@@ -148,7 +148,8 @@ export function loadConfig(env: Env = process.env): FerryConfig {
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 200, 1, 1_000_000),
     processInFlightPerSupplier: int(env, 'PROCESS_IN_FLIGHT_PER_SUPPLIER', 8, 0, 10_000),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
-    // At most 30 s: PRODUCT.md promises a revoked key stops within that, whatever the feed says.
+    // At most 30 s: a revoked key stops within that, whatever the feed says (docs/product.md,
+    // Authentication and tenancy).
     cacheMaxAgeMs: int(env, 'CACHE_MAX_AGE_MS', 30_000, 0, 30_000),
     listenHeartbeatMs: int(env, 'LISTEN_HEARTBEAT_MS', 5_000, 100, 30_000),
     logLevel,

@@ -1,7 +1,8 @@
 /**
- * One structured log line per import-process event (PRODUCT.md §9), written after the transition
- * committed, named from the state table: the trigger, the event it wrote and the state it left
- * the process in. A worker's claims (STARTED) are not logged one by one: its batch line says them.
+ * One structured log line per import-process event (docs/product.md, Observability), written
+ * after the transition committed, named from the state table: the trigger, the event it wrote
+ * and the state it left the process in. A worker's claims (STARTED) are not logged one by one:
+ * its batch line says them.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import {

@@ -120,7 +120,7 @@ const writeStdout = (chunk: string) =>
   );
 
 export async function main(argv: string[]): Promise<number> {
-  // push has options of its own (PRODUCT.md §9), parsed by its command.
+  // push has options of its own (docs/product.md, Push), parsed by its command.
   if (argv[0] === 'push') return runPushCommand(argv.slice(1));
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>

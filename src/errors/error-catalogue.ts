@@ -7,7 +7,7 @@
 import type { VendorRejectionCode } from '../infra/vendors/payment-vendor.ts';
 import type { ErrorItem } from './error-items.ts';
 
-/** A payment vendor said no, for good (docs/decisions/vendors-error-codes.md). */
+/** A payment vendor said no, for good (docs/decisions/0031-vendors-error-codes.md). */
 const VENDOR_REJECTIONS = {
   invalid_payment_instruction_reference: 400,
   payment_instruction_not_found: 400,
@@ -32,7 +32,7 @@ const TRANSACTION_REFUSALS = {
 } as const;
 
 export const ERROR_STATUS = {
-  // The request itself (PRODUCT §6 "Error format", "Limits", "Content type").
+  // The request itself (docs/product.md: Errors, Limits, Content type).
   parse_error: 400,
   validation_error: 400,
   bad_request: 400,
@@ -43,7 +43,7 @@ export const ERROR_STATUS = {
   uri_too_long: 414,
   unsupported_media_type: 415,
   request_header_fields_too_large: 431,
-  // Who is asking (PRODUCT §4, §6 "Authentication errors").
+  // Who is asking (docs/product.md, Authentication and tenancy).
   not_authenticated: 401,
   authentication_failed: 401,
   permission_denied: 403,

@@ -2,7 +2,7 @@
  * Answers for requests that fail before any route sees them: Fastify's router (a malformed URL,
  * a path parameter that is too long) and Node's HTTP parser (oversized headers, bytes that are
  * not HTTP). Fastify and Node answer these in their own formats, echoing the URL; we answer in
- * ours (PRODUCT §6 "Limits": every answer in our error format, never echoing the whole URL).
+ * ours (docs/product.md, Limits: every answer in our error format, never echoing the whole URL).
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';

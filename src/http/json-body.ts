@@ -38,7 +38,7 @@ declare module 'fastify' {
   }
 }
 
-/** The largest request body (PRODUCT §6 "Limits"); a route taking several bodies allows more in all. */
+/** The largest request body (docs/product.md, Limits); a route taking several bodies allows more in all. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 /**
@@ -294,7 +294,7 @@ function readBooleanFlags(request: FastifyRequest, query: Record<string, unknown
 }
 
 /**
- * JSON is the only request body Ferry takes (PRODUCT §6 "Content type"): any other Content-Type
+ * JSON is the only request body Ferry takes (docs/product.md, Content type): any other Content-Type
  * is 415 `unsupported_media_type` before any validation. Fastify already answers 415 for types
  * it has no parser for; its built-in text/plain parser is removed (it handed a string to
  * validation, a 400), and a POST to an endpoint that takes a body but sends no Content-Type is

@@ -5,7 +5,7 @@ import { isJsonObject } from './json-body.ts';
 /**
  * A path parameter containing NUL names nothing that can exist: PostgreSQL text cannot hold
  * the character, so a query with it would fail (and fail every request batched with it).
- * Such a request is 404 `not_found` (PRODUCT.md §6), after authentication and before the
+ * Such a request is 404 `not_found` (docs/product.md, Errors), after authentication and before the
  * supplier scope, validation or any query that reads the path.
  */
 export function registerPathParamGuard(app: FastifyInstance) {

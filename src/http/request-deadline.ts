@@ -20,7 +20,7 @@ function timeOut(request: FastifyRequest, reply: FastifyReply, ms: number) {
 }
 
 /**
- * REQUEST_TIMEOUT_MS end to end (PRODUCT.md §6): a request not answered in time gets 503
+ * REQUEST_TIMEOUT_MS end to end (docs/product.md, Limits): a request not answered in time gets 503
  * `service_unavailable` (the database has the same statement_timeout, so its work stops too).
  * One timer per request, cleared when the answer is sent or the client goes. Fastify's own
  * `handlerTimeout` does the same with an AbortController per request that it aborts when the

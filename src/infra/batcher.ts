@@ -6,9 +6,9 @@ type Waiter<I, O> = { item: I; resolve: (o: O) => void; reject: (e: unknown) => 
  * Group commit for independent requests: items submitted while earlier batches are in flight
  * wait and go together in the next one, so under load one statement serves many requests,
  * and with nothing in flight an item goes at once (no added latency when idle).
- * A failure of one request never fails another (PRODUCT.md §6): a batch that fails as a whole
- * goes again one item at a time, so each item gets its own outcome, unless the failure
- * concerns them all (`failsAll`; by default the database being unavailable).
+ * A failure of one request never fails another (docs/product.md, Database stalls): a batch
+ * that fails as a whole goes again one item at a time, so each item gets its own outcome,
+ * unless the failure concerns them all (`failsAll`; by default the database being unavailable).
  */
 export function batcher<I, O>(
   /** Settles every item of a batch: each its own value or error. */

@@ -57,7 +57,7 @@ export function isDateTime(value: string): boolean {
   return instant >= FIRST_INSTANT && instant <= LAST_INSTANT;
 }
 
-/** `psr[].effective_from` takes either form (PRODUCT §6). */
+/** `psr[].effective_from` takes either form (docs/product.md, Account payload). */
 export function isDateOrDateTime(value: string): boolean {
   return isCalendarDate(value) || isDateTime(value);
 }

@@ -3,7 +3,7 @@
  * the column that stores it. Both validators (Fastify's, for the follow-up and admin bodies, and
  * the account payload's own) register these definitions, so `date` or a decimal means the same
  * thing everywhere, and every value a validator passes is one its column stores unchanged
- * (PRODUCT §6 "What validation accepts, storage accepts"; test/vocabulary/field-types.test.ts
+ * (docs/product.md, Errors: "What validation accepts, storage keeps"; test/vocabulary/field-types.test.ts
  * holds the columns to it).
  */
 import { type TUnsafe, Type } from '@sinclair/typebox';
@@ -29,7 +29,7 @@ export const FIELD_COLUMNS = {
 export const INT32_MIN = -2_147_483_648;
 export const INT32_MAX = 2_147_483_647;
 
-/** Objects and arrays nest at most this deep in any body (PRODUCT §6). */
+/** Objects and arrays nest at most this deep in any body (docs/product.md, Errors). */
 export const MAX_NESTING_DEPTH = 64;
 
 interface Described {

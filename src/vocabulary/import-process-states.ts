@@ -1,5 +1,5 @@
 /**
- * The import-process state machine as one table (PRODUCT.md §6): for each trigger (what happens
+ * The import-process state machine as one table (docs/product.md, Events): for each trigger (what happens
  * to a process), the states it may happen in, the state it moves the process to, and the event
  * written to say so. Everything that changes a process's state or appends an event reads it
  * from here; a trigger in a state the table does not list is refused.

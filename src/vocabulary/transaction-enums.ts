@@ -1,4 +1,4 @@
-// Enum values of the GB account payload, taken as facts from reference/enums.md.
+// Enum values of the GB account payload, taken as facts from the reference (docs/product.md, Sources).
 
 /** Reasons a CHARGE transaction may carry. */
 export const CHARGE_REASONS = [

@@ -1,8 +1,8 @@
 /**
- * The migration's own families on /metrics (PRODUCT.md §9), read from the database at scrape time
- * so they are the same whichever process serves them and survive restarts (decision 0044):
- * the tallies the import_processes triggers keep, and the queue lag. One scrape runs two small
- * queries whatever the number of processes.
+ * The migration's own families on /metrics (docs/product.md, Observability), read from the
+ * database at scrape time so they are the same whichever process serves them and survive
+ * restarts (decision 0044): the tallies the import_processes triggers keep, and the queue lag.
+ * One scrape runs two small queries whatever the number of processes.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';

@@ -151,7 +151,7 @@ interface LockedProcess {
 }
 
 /**
- * Re-schedules processes that exist (PRODUCT.md §6 re-scheduling rules), in one transaction of
+ * Re-schedules processes that exist (docs/product.md, Re-scheduling), in one transaction of
  * four statements however many: each locked, decided by the state table, the replaced ones given
  * their new payload and moved by the `schedule` trigger together.
  */
@@ -204,14 +204,14 @@ function decideReschedule(existing: LockedProcess, input: ScheduleInput): Schedu
   // Without an account, only IN_PROGRESS is a state the table does not re-schedule from.
   if (!allows(existing.status, 'schedule')) return { kind: 'in_progress' };
   // A repeat changes nothing only when it would leave the process exactly as it is, window included
-  // (PRODUCT §6: re-scheduling replaces the task parameters; without a window it is due at once).
+  // (docs/product.md, Re-scheduling: the task parameters are replaced; without a window it is due at once).
   const sameTask = existing.is_dry_run === input.isDryRun && existing.same_window;
   const alreadyThere = existing.status === IMPORT_PROCESS_TRANSITIONS.schedule.to;
   return alreadyThere && sameTask && existing.same_payload ? { kind: 'unchanged' } : { kind: 'rescheduled' };
 }
 
 /**
- * Stages accounts for creation (PRODUCT.md §6 re-scheduling rules): a new process is PENDING; an
+ * Stages accounts for creation (docs/product.md, Re-scheduling): a new process is PENDING; an
  * existing PENDING/ERRORED/CANCELLED/DRY_RUN_* one gets the new payload and is PENDING again; an
  * identical repeat of a PENDING one changes nothing. New processes go in through `insertNew`
  * (one statement), existing ones in one transaction: a few statements however many inputs.

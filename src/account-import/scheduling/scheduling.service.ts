@@ -50,7 +50,7 @@ export async function validateAccount(
 
 const NOT_ONGOING = { Paused: 'paused', Complete: 'complete' } as const;
 
-/** Creation and staging need the supplier's migration to be going on (PRODUCT §6). */
+/** Creation and staging need the supplier's migration to be going on (docs/product.md, Suppliers). */
 export function refuseUnlessOngoing(supplier: Supplier) {
   if (supplier.status === 'Ongoing') return;
   const state = NOT_ONGOING[supplier.status];

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 /**
  * The real deployments' V1 account endpoints: validate-account, account-import-process
- * create-or-update (stage) and process (reference/endpoints.md; docs/decisions/0018).
+ * create-or-update (stage) and process (docs/product.md, V1 account endpoints; docs/decisions/0018).
  */
 import { Type } from '@sinclair/typebox';
 import type { FerryConfig } from '../../config.ts';

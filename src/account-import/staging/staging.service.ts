@@ -1,5 +1,5 @@
 /**
- * The real deployments' V1 account endpoints (reference/endpoints.md): validate an account and
+ * The real deployments' V1 account endpoints (docs/product.md, V1 account endpoints): validate an account and
  * answer its validated data, stage account data without creating it, and turn staged data into
  * an account within the request (or, with `dry_run`, show that it would be).
  */

@@ -12,7 +12,7 @@ import {
 } from '../import-process.queries.ts';
 import { listAsJsonStream, type ProcessListKind } from './supplier-lists.ts';
 
-/** The V1 (account-transfer-status) projection of a V2 state (PRODUCT.md §6). */
+/** The V1 (account-transfer-status) projection of a V2 state (docs/product.md, Status and lists). */
 function toTransferStatusV1(status: ImportProcessStatus): 'UNKNOWN' | 'COMPLETED' | 'IN_PROGRESS' {
   if (status === 'PROCESSED') return 'COMPLETED';
   if (status === 'IN_PROGRESS') return 'IN_PROGRESS';
@@ -43,7 +43,7 @@ const V2Status = Type.Object({
 
 const NO_PROCESS = 'No import process exists for that supplier and external identifier.';
 
-/** The V2 status record of a process (interface 3.2; PRODUCT.md §6 for the error and event). */
+/** The V2 status record of a process (interface 3.2; its error and event: docs/product.md, Events). */
 function v2StatusOf(row: ImportProcessStatusRow) {
   return {
     status: row.status,

@@ -1,8 +1,8 @@
 /**
  * The GB energy account payload accepted by the validate and create endpoints, and the V2
- * `task_params`. Field names, types, enums and limits follow reference/account-payload-fields.md;
- * each part of the account lives in its subject folder (see README.md). This schema validates
- * requests and generates the OpenAPI document.
+ * `task_params`. Field names, types, enums and limits follow the reference's (docs/product.md,
+ * Account payload); each part of the account lives in its subject folder (see README.md). This
+ * schema validates requests and generates the OpenAPI document.
  */
 import type { Static } from '@sinclair/typebox';
 import * as S from '../../validation/schema-builders.ts';

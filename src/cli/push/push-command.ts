@@ -1,6 +1,6 @@
 /**
  * `ferry push <kind> <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
- * [--concurrency N] [--dry-run] [--validate-only]` (PRODUCT.md §9). Exit 0 when every line
+ * [--concurrency N] [--dry-run] [--validate-only]` (docs/product.md, Push). Exit 0 when every line
  * succeeded, 1 when some were rejected or errored (the report says which), 2 when the push
  * could not run (usage, unreadable file, unreachable server, bad key).
  */

@@ -7,7 +7,7 @@ import { Bool, Choice, NonBlankText, Nullable, Obj, Opt } from '../../validation
 // check only, answering `ledger_code_does_not_exist`: we hold no ledger registry).
 const { ledger_code, valid_from } = PaymentInstructionSchema.properties;
 
-/** The reference's LegacyPaymentInstruction, with our interface's vendors and types (PRODUCT §6). */
+/** The reference's LegacyPaymentInstruction, with our vendors and types (docs/product.md, Payment vendors). */
 export const PaymentInstructionBody = Obj({
   import_supplier: NonBlankText({ maxLength: 64, description: 'Import supplier code.' }),
   external_account_number: NonBlankText({ maxLength: 128 }),

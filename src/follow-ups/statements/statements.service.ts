@@ -27,7 +27,7 @@ function normalise(s: StatementInput): StatementInput {
  * POST /v1/data-import/historical-statements/create/: every statement is checked (all errors at
  * once), then, with the account row locked, the statements not yet on the account are stored.
  * Answers the validated data. Statements are history: no open-statement-period rule applies
- * (PRODUCT §6).
+ * (docs/product.md, Open statement period).
  */
 export async function createStatements(
   deps: FollowUpDeps,

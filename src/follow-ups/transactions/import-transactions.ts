@@ -61,7 +61,7 @@ const TRANSACTION_ID = /^transactions\.\d+\.transaction_id$/;
 const MONEY = /^transactions\.\d+\.(?:amount|line_items\.\d+\.net_amount|tax_items\.\d+\.amount)$/;
 const DECIMAL_PROBLEMS = new Set(['invalid_decimal', 'max_whole_digits', 'max_decimal_places']);
 
-/** The account payload's codes, where the follow-up has its own (PRODUCT §6, the reference). */
+/** The account payload's codes, where the follow-up has its own (docs/product.md, Follow-up imports). */
 function followUpCode(error: ErrorItem): ErrorItem {
   if (error.code === 'required' && TRANSACTION_ID.test(error.attr)) {
     return { ...error, code: 'missing_transaction_id', detail: 'Every transaction needs a transaction_id.' };
@@ -94,11 +94,11 @@ function checkRequest(raw: unknown, today: string): TransactionsRequest {
 }
 
 /**
- * Adds a batch of transactions to an imported account, all or nothing (interface 4.2 and
- * PRODUCT.md §6): the account row is locked, each transaction is checked in order against the
- * open statement period and today, then every new one is inserted and the balance moved in the
- * same transaction. Forced moves get a description and one pinned note lists them. A dry run
- * answers the same and stores nothing.
+ * Adds a batch of transactions to an imported account, all or nothing (interface 4.2;
+ * docs/product.md, Open statement period): the account row is locked, each transaction is
+ * checked in order against the open statement period and today, then every new one is inserted
+ * and the balance moved in the same transaction. Forced moves get a description and one pinned
+ * note lists them. A dry run answers the same and stores nothing.
  */
 export async function importTransactions(deps: FollowUpDeps, raw: unknown, flags: TransactionFlags) {
   const today = localDate(new Date(), deps.config.serviceTimezone);

@@ -87,7 +87,7 @@ export function isTransientDbError(err: unknown): boolean {
 }
 
 /**
- * The database is unreachable, stalled or refusing work (PRODUCT.md §6 "Database stalls"):
+ * The database is unreachable, stalled or refusing work (docs/product.md, Database stalls):
  * lost connections (class 08, 57P0x, socket errors), a pool checkout timeout, a statement
  * timeout. Answered 503 `service_unavailable`; a worker retries later.
  */

@@ -2,7 +2,7 @@ import type { Db } from './db.ts';
 
 /** Enough for every key of every supplier; past it, the oldest entry makes room. */
 const MAX_ENTRIES = 10_000;
-/** PRODUCT.md: cached key and supplier state is re-confirmed after at most 30 s. */
+/** Cached key and supplier state is re-read after at most 30 s (docs/product.md, Authentication and tenancy). */
 export const DEFAULT_CACHE_MAX_AGE_MS = 30_000;
 
 export interface NotifiedCacheOptions {

@@ -1,6 +1,6 @@
 /**
  * Document paths as suppliers send them (`document_path`, `statement_path`): relative to the
- * supplier's document root, optionally with one leading `/` (PRODUCT §6 "Documents").
+ * supplier's document root, optionally with one leading `/` (docs/product.md, Documents).
  *
  * This is the one implementation of the rule. Payload validation uses `isDocumentPath` to report
  * `invalid_document_path` at the field; the follow-up imports use `resolveDocumentKey` to turn an

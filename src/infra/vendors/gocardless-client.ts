@@ -42,7 +42,7 @@ export class GoCardlessClient implements PaymentVendor {
         `GoCardless holds direct-debit mandates, not ${type}.`,
       );
     }
-    // GoCardless decides whether the reference is one of its mandates (PRODUCT §6).
+    // GoCardless decides whether the reference is one of its mandates (docs/product.md, Payment vendors).
     const body = await fetchVendorObject({
       ...asked,
       apiUrl: this.#options.apiUrl,

@@ -1,7 +1,8 @@
 /**
  * Payment vendors hold the direct-debit mandates and card payment methods that suppliers bring
  * with their accounts. Creating a payment instruction fetches it from its vendor to check it
- * exists, is usable and is of the declared type, and to store its details (PRODUCT §6).
+ * exists, is usable and is of the declared type, and to store its details (docs/product.md,
+ * Payment vendors).
  *
  * A failure is one of two kinds, and the difference is what the supplier must do next:
  * - VendorRejection: permanent. Retrying the same request cannot succeed. → 400 with `code`.

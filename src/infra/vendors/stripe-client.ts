@@ -61,7 +61,7 @@ export class StripeClient implements PaymentVendor {
 
   async fetchInstruction(reference: string, type: PaymentInstructionType): Promise<VendorInstruction> {
     const asked = { vendor: 'STRIPE', reference, noun: 'payment method' } as const;
-    // Stripe decides whether the reference is one of its payment methods (PRODUCT §6).
+    // Stripe decides whether the reference is one of its payment methods (docs/product.md, Payment vendors).
     const method = await fetchVendorObject({
       ...asked,
       apiUrl: this.#options.apiUrl,

@@ -40,7 +40,7 @@ const LineItemSchema = S.Obj({
   units: S.Opt(S.List(S.Decimal(12, 4), { description: 'Metered line items only: exactly two values.' })),
 });
 
-/** Fields every transaction type carries. `reference` is accepted on all types (PRODUCT §6). */
+/** Fields every transaction type carries. `reference` is accepted on all types (docs/product.md, Errors). */
 const transactionFields = {
   amount: S.Decimal(10, 10, {
     description: 'Pounds. Payments and credits add to the balance; charges and repayments subtract.',

@@ -1,4 +1,4 @@
-// Enum values of the GB account payload, taken as facts from reference/enums.md.
+// Enum values of the GB account payload, taken as facts from the reference (docs/product.md, Sources).
 
 /** Regular meter reading cycles of an electricity meter point. */
 export const ELECTRICITY_READING_CYCLES = [

@@ -74,7 +74,7 @@ const rule =
   (value) =>
     value === '' || isValid(value) ? null : code;
 
-/** Dates and times have no blank form: PostgreSQL could not store one (PRODUCT §6). */
+/** Dates and times have no blank form: PostgreSQL could not store one (docs/product.md, Errors). */
 const temporal =
   (isValid: (value: string) => boolean, code: string): FormatCheck =>
   (value) =>

@@ -1,7 +1,8 @@
 /**
  * Codes that name an entry of a registry we do not hold: tariff and product codes, ledger codes,
  * campaign slugs, dunning paths, reference namespaces, contribution schemes. We can only check
- * their form (PRODUCT §6); whether the entry exists is decided when the account is created.
+ * their form (docs/product.md, Account payload); whether the entry exists is decided when the
+ * account is created.
  *
  * The form: letters and digits, separated by single `-`, `_`, `.` or `:` (`E-1R-VAR-22-11-01-A`,
  * `ELEC-1234-J`, `super_account`, `tentacle-energy.allpay-client-reference-number`). No spaces,
