@@ -7,7 +7,7 @@ export type TransactionType = Transaction['type'];
 
 /**
  * The transactions request: each transaction is the account payload's own (the reference says
- * "same fields as in account-payload-fields.md"), so the two cannot drift.
+ * its transactions have the same fields as the account payload's), so the two cannot drift.
  */
 export const TransactionsBodySchema = followUpBody(
   'transactions',
