@@ -20,7 +20,7 @@ export interface Scale {
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** PRODUCT.md §7, as each benchmark states and judges it. Ratios are against the same run's baseline. */
+/** docs/product.md (Targets), as each benchmark states and judges it; ratios against the same run's baseline. */
 export const TARGETS = {
   validate: 'ratio >= 0.5',
   'end-to-end': 'ratio >= 0.3',

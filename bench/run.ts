@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--json] [--db pglite]`: the six benchmarks of PRODUCT.md §7,
+// `npm run bench [-- --quick] [--json] [--db pglite]`: the six benchmarks of docs/product.md (Targets),
 // each with its baseline from the same run. See docs/performance.md.
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';

@@ -77,7 +77,7 @@ describe('configuration', () => {
     ['S3_ENDPOINT', { S3_ENDPOINT: 's3://x' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['REQUEST_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: '10' }],
-    // PRODUCT.md: cached key and supplier state is re-confirmed after at most 30 s.
+    // Cached key and supplier state is re-read after at most 30 s (docs/product.md).
     ['CACHE_MAX_AGE_MS', { CACHE_MAX_AGE_MS: '60000' }],
     ['CACHE_MAX_AGE_MS', { CACHE_MAX_AGE_MS: '-1' }],
     ['LISTEN_HEARTBEAT_MS', { LISTEN_HEARTBEAT_MS: '0' }],

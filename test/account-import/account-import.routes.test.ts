@@ -169,7 +169,7 @@ describe('validate and create accounts (V2)', () => {
     );
   });
 
-  it('re-scheduling a waiting process without a window makes it due at once, as PRODUCT says', async () => {
+  it('re-scheduling a waiting process without a window makes it due at once, as docs/product.md says', async () => {
     const a = accountFor('ACME', ++n);
     const start = new Date(Date.now() + 3600e3).toISOString().replace(/\.\d+Z$/, 'Z');
     assert.equal(

@@ -20,9 +20,10 @@ interface ProcessState {
 }
 
 /**
- * PRODUCT.md §6: "a worker never marks an account ERRORED because the database was
- * unavailable". The process is left for a later attempt and created once the database is
- * back. Statement timeouts and lost connections need a server, so this runs with DATABASE_URL.
+ * docs/product.md, Database stalls: a worker never marks an account ERRORED because the
+ * database was unavailable. The process is left for a later attempt and created once the
+ * database is back. Statement timeouts and lost connections need a server, so this runs with
+ * DATABASE_URL.
  */
 describe('worker and an unavailable database', {
   skip: !usingPostgresServer() && 'needs DATABASE_URL (a PostgreSQL server)',

@@ -1,5 +1,5 @@
 /**
- * The CI fuzz run (PRODUCT.md §8): a few hundred generated requests per data-import and admin
+ * The CI fuzz run (docs/product.md, Targets): a few hundred generated requests per data-import and admin
  * endpoint, fixed seed. Oracles: never a 5xx, every error body in our format, every attr a path of
  * the input, a refused write stores nothing (fuzz-oracles.ts). A failure prints fast-check's
  * shrunk counterexample as a curl reproducer. The long run is `npm run fuzz` (scripts/fuzz.ts).

@@ -1,5 +1,5 @@
 /**
- * What every answer to a fuzzed request must satisfy (PRODUCT.md §6, §8): never a 5xx; every
+ * What every answer to a fuzzed request must satisfy (docs/product.md, Targets): never a 5xx; every
  * error body in our format; every `attr` names a path of the input or a missing field of an
  * object that is there; a refused write stores nothing; nothing pollutes Object.prototype; a body
  * that is not JSON is a 415; no request holds the event loop for seconds (SLOW_MS).

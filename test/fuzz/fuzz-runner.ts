@@ -272,7 +272,7 @@ export const STATS_HEADER = `${'endpoint'.padEnd(34)}${[
   .map((h) => h.padStart(8))
   .join('')}`;
 
-/** Errors about the data's relation to stored data or to time: allowed after a 201 (PRODUCT.md §6). */
+/** Errors about the data's relation to stored data or to time: allowed after a 201 (docs/product.md). */
 const RELATIONAL_ERRORS = [
   'meter_point_on_another_account',
   'reference_already_exists',

@@ -21,7 +21,7 @@ function assertUnavailable(res: LightMyRequestResponse) {
 }
 
 /**
- * PRODUCT.md §6 "Database stalls" and "Limits": a pool checkout timeout, a statement timeout
+ * docs/product.md, "Database stalls" and "Limits": a pool checkout timeout, a statement timeout
  * and a database that stops answering are 503 service_unavailable with Retry-After, never 500,
  * and never a request held past REQUEST_TIMEOUT_MS. PGlite has one in-process connection and
  * nothing to stall, so these run in the DATABASE_URL suite.

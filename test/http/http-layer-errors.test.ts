@@ -10,7 +10,7 @@ import { adminHeaders, createTestApp, type TestApp, tokenFor } from '../helpers/
 type Obj = Record<string, any>;
 
 /** Our error format: {detail, code} (and errors only on validation failures). */
-/** The keys the payment-instruction endpoint adds to every error (the real deployment's, PRODUCT §6). */
+/** The keys the payment-instruction endpoint adds to every error (the real deployment's; docs/product.md). */
 const PAYMENT_INSTRUCTION_KEYS = ['error_detail', 'import_supplier', 'external_account_number', 'reference'];
 
 function assertOurFormat(body: string, code: string) {

@@ -7,7 +7,7 @@ import { adminHeaders, createTestApp, type TestApp, tokenFor } from '../helpers/
 const NUL = '%00';
 
 /**
- * PRODUCT.md §6: strings never contain NUL; in a path parameter → 404 `not_found`, before any
+ * docs/product.md, Errors: strings never contain NUL; in a path parameter → 404 `not_found`, before any
  * query reads it. And "a failure of one request never fails another batched with it": status
  * polls share one statement, which a NUL would make PostgreSQL reject for all of them.
  */

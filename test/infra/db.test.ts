@@ -88,7 +88,7 @@ describe('database layer', () => {
     assert.ok(isDbUnavailableError({ code: '57P01' }));
     assert.ok(isDbUnavailableError(new Error('Connection terminated unexpectedly')));
     assert.ok(!isDbUnavailableError(new Error('syntax error')));
-    // Database stalls (PRODUCT.md §6): pool checkout timeout, statement timeout, lost connection.
+    // Database stalls (docs/product.md): pool checkout timeout, statement timeout, lost connection.
     assert.ok(isDbUnavailableError(new Error('timeout exceeded when trying to connect')));
     assert.ok(isDbUnavailableError(new Error('Connection terminated due to connection timeout')));
     assert.ok(isDbUnavailableError(new Error('Query read timeout')));

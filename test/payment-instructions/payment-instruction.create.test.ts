@@ -168,7 +168,7 @@ describe('POST /v1/data-import/payment-instruction/create/', () => {
       ['GOCARDLESS', 'MD000SIMACTIVE', 'CARD', 'payment_instruction_type_mismatch'],
       ['STRIPE', 'pm_sim_bacs_debit', 'CARD', 'payment_instruction_type_mismatch'],
       ['STRIPE', 'pm_sim_card_visa', 'DIRECT_DEBIT', 'payment_instruction_type_mismatch'],
-      // The vendor decides whether a reference exists: no prefix checks (PRODUCT §6).
+      // The vendor decides whether a reference exists: no prefix checks (docs/product.md, Payment vendors).
       ['GOCARDLESS', 'not-a-mandate', 'DIRECT_DEBIT', 'payment_instruction_not_found'],
       ['STRIPE', 'THIS-IS-A-FAKE-REFERENCE', 'CARD', 'payment_instruction_not_found'],
       ['STRIPE', '..', 'CARD', 'invalid_payment_instruction_reference'],

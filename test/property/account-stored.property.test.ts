@@ -1,5 +1,5 @@
 /**
- * "What validation accepts, storage accepts" for the account payload (PRODUCT.md §6): for
+ * "What validation accepts, storage keeps" for the account payload (docs/product.md, Errors): for
  * generated GB accounts that the validate endpoint accepts, create them, run the worker, and read
  * back the stored payloads and the relational columns; every value equals what was sent
  * (decimals digit for digit). Hostile values in a valid account are either refused cleanly (our

@@ -1,5 +1,5 @@
 /**
- * "Accepted ⇒ stored exactly" for the four follow-up imports (PRODUCT.md §6): generated notes,
+ * "Accepted ⇒ stored exactly" for the four follow-up imports (docs/product.md, Errors): generated notes,
  * transactions, historical statements and payment instructions, valid or with hostile edits.
  * What is accepted (201) is read back from the database and equals what was sent (transaction
  * amounts and the account balance to the penny, datetimes to the nanosecond); what is refused is

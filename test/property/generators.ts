@@ -171,7 +171,7 @@ export function epochOf(dateTime: string): string {
   return `${neg ? '-' : ''}${digits.slice(0, -9)}.${digits.slice(-9)}`;
 }
 
-/** Unicode text without NUL (which PRODUCT.md refuses): letters, marks, emoji, RTL, astral. */
+/** Unicode text without NUL (Ferry refuses it; docs/product.md): letters, marks, emoji, RTL, astral. */
 export function text(maxLength: number, minLength = 0): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength }) },

@@ -106,7 +106,7 @@ export async function sendChecked(
   return { status: res.statusCode, json, problems };
 }
 
-/** Creation errors that concern the data's relation to stored data (PRODUCT.md §6): allowed after a 201. */
+/** Creation errors about the data's relation to stored data (docs/product.md): allowed after a 201. */
 const RELATIONAL_ERRORS = new Set(['meter_point_on_another_account', 'reference_already_exists']);
 
 /**

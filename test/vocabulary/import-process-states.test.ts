@@ -10,13 +10,13 @@ import {
   nextState,
 } from '../../src/vocabulary/import-process-states.ts';
 
-/** The event names of PRODUCT.md §6, spelled out here rather than read from the table. */
+/** The event names of docs/product.md (Events), spelled out here rather than read from the table. */
 const ev = (what: string) => `EVENT_ACCOUNT_IMPORT_PROCESS_${what}`;
 
 type Cells = Partial<Record<ImportProcessTrigger, [ImportProcessStatus, string]>>;
 
 // What a process waiting for an account may go through: re-scheduled, re-staged, created or
-// failed by the V1 process endpoint, cancelled (PRODUCT.md §5, §6).
+// failed by the V1 process endpoint, cancelled (docs/product.md: Operator interface, Re-scheduling).
 const open = (): Cells => ({
   schedule: ['PENDING', ev('CREATED')],
   stage: ['STAGED', ev('STAGED')],
