@@ -57,11 +57,11 @@ function typeItem(attr: string, value: unknown, type: string | string[]): ErrorI
 }
 
 /**
- * The error item of one Ajv error: a stable code (docs/product.md, Errors: the reference's where it has one)
- * and `attr` from the root of the validated value. `value` is the value at the error's path
- * (Ajv's `data` when it runs with `verbose`). The one mapping of Ajv's own keywords, for
- * Fastify's validator (below) and the account payload's (its structure/ajv-error-to-issue.ts,
- * which adds its own keywords and formats).
+ * The error item of one Ajv error: a stable code (docs/product.md, Errors: the reference's where
+ * it has one) and `attr` from the root of the validated value. `value` is the value at the
+ * error's path (Ajv's `data` when it runs with `verbose`). The one mapping of Ajv's own keywords,
+ * for Fastify's validator (below) and the structural validator's (ajv-error-to-issue.ts beside
+ * this file, which adds its own keywords and formats).
  */
 export function ajvErrorToItem(error: ErrorObject, value: unknown): ErrorItem {
   const attr = pointerToAttr(error.instancePath);
