@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type * as ChecksModule from '../src/account-import/account-check-pool.ts';
+import type * as ChecksModule from '../src/accounts/account-checks.ts';
 import type * as AppModule from '../src/app.ts';
 import type * as ConfigModule from '../src/config.ts';
 import type { FerryConfig } from '../src/config.ts';
@@ -72,7 +72,7 @@ export async function startFerry(db: Db, workerConcurrency?: number): Promise<Be
       built<typeof ConfigModule>('config.js'),
       built<typeof ObjectStoreModule>('infra/storage/file-object-store.js'),
       built<typeof VendorsModule>('infra/vendors/vendor-registry.js'),
-      built<typeof ChecksModule>('account-import/account-check-pool.js'),
+      built<typeof ChecksModule>('accounts/account-checks.js'),
     ]);
   const config = loadConfig({
     DATA_DIR: '.tmp/bench-data',

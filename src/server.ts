@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
-import { prepareAccountChecks } from './account-import/account-check-pool.ts';
 import { startWorker } from './account-import/queue/worker.ts';
+import { prepareAccountChecks } from './accounts/account-checks.ts';
 import { startMailSenderFromConfig } from './accounts/welcome-emails/start-mail-sender.ts';
 import { buildApp } from './app.ts';
 import { resolveOperatorKey } from './auth/operator-key.ts';

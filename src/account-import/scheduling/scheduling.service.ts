@@ -1,3 +1,4 @@
+import { check, clockIn, supplierNotFound } from '../../accounts/account-checks.ts';
 import {
   type ApiError,
   answerOf,
@@ -6,12 +7,9 @@ import {
   validationFailed,
 } from '../../errors/error-catalogue.ts';
 import { item } from '../../errors/error-items.ts';
-import { bodyTextOf } from '../../http/json-body.ts';
 import type { Db } from '../../infra/db/db.ts';
 import type { Supplier, SupplierCache } from '../../suppliers/suppliers.queries.ts';
 import { LAST_INSTANT } from '../../vocabulary/calendar-date.ts';
-import { check, clockIn, type Verdict } from '../account-check.ts';
-import type { AccountCheckPool } from '../account-check-pool.ts';
 import type { EventProcess } from '../process-event-log.ts';
 import {
   type InsertNewProcesses,
@@ -22,31 +20,6 @@ import {
 } from './scheduling.queries.ts';
 
 const FOUR_DAYS_MS = 4 * 24 * 60 * 60 * 1000;
-
-export function supplierNotFound({ errors, code }: Verdict) {
-  if (errors.some((e) => e.attr === 'import_supplier')) return;
-  errors.push(
-    item('import_supplier', 'import_supplier_not_found', `No import supplier has the code "${code}".`),
-  );
-}
-
-/**
- * POST /v2/data-import/accounts/validate/: `{}` or every error at once. The payload rules run in
- * `pool` (a check thread) when the parser kept the body's text.
- */
-export async function validateAccount(
-  suppliers: SupplierCache,
-  pool: AccountCheckPool,
-  body: unknown,
-  timeZone: string,
-): Promise<void> {
-  const verdict = await pool.verdict(body, bodyTextOf(body), clockIn(timeZone));
-  if (verdict.code !== null && !(await suppliers.get(verdict.code))) supplierNotFound(verdict);
-  const { errors } = verdict;
-  if (errors.length > 0) {
-    throw validationFailed('account_failed_validation', errors, 'The account data could not be validated.');
-  }
-}
 
 const NOT_ONGOING = { Paused: 'paused', Complete: 'complete' } as const;
 

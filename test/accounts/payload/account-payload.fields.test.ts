@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { checkAccountPayloadStructure } from '../../../src/accounts/account-checks.ts';
 import { AccountPayloadSchema } from '../../../src/accounts/payload/account-payload.schema.ts';
-import { checkAccountPayloadStructure } from '../../../src/accounts/payload/validate-account-payload.ts';
 import { DECIMAL_KEYWORD } from '../../../src/vocabulary/field-types.ts';
 import { kitchenSinkAccount } from './fixtures/kitchen-sink-account.ts';
 import { errorsOf, remove, set } from './support/payload-fixtures.ts';

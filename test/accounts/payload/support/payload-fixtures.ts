@@ -3,7 +3,7 @@
  * paths the errors' `attr` use), and assertions on the errors a payload produces.
  */
 import assert from 'node:assert/strict';
-import { validateAccountPayload } from '../../../../src/accounts/payload/validate-account-payload.ts';
+import { validateAccountPayload } from '../../../../src/accounts/account-checks.ts';
 import type { ErrorItem } from '../../../../src/errors/error-items.ts';
 import { exampleAccount } from '../../../helpers/account-fixtures.ts';
 

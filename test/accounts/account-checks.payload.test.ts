@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AccountPayloadSchema } from '../../../src/accounts/payload/account-payload.schema.ts';
 import {
   prepareAccountPayloadValidation,
   validateAccountPayload,
-} from '../../../src/accounts/payload/validate-account-payload.ts';
-import { kitchenSinkAccount } from './fixtures/kitchen-sink-account.ts';
+} from '../../src/accounts/account-checks.ts';
+import { AccountPayloadSchema } from '../../src/accounts/payload/account-payload.schema.ts';
+import { kitchenSinkAccount } from './payload/fixtures/kitchen-sink-account.ts';
 import {
   assertRejects,
   assertValid,
@@ -15,8 +15,8 @@ import {
   get,
   set,
   TODAY,
-} from './support/payload-fixtures.ts';
-import { walkSchema } from './support/schema-fields.ts';
+} from './payload/support/payload-fixtures.ts';
+import { walkSchema } from './payload/support/schema-fields.ts';
 
 describe('the reference example account', () => {
   test('validates with zero errors', () => assertValid(exampleAccount()));

@@ -4,10 +4,11 @@
  * Validates the reference example account, and 1,000 variants of it with distinct phone numbers,
  * MPANs and MPRNs (so nothing can be served from a cache), on one core, after a warm-up.
  */
-import { mpanCheckDigit } from '../../../src/accounts/payload/meter-points/mpan.ts';
-import { mprnCheckDigits } from '../../../src/accounts/payload/meter-points/mprn.ts';
-import { validateAccountPayload } from '../../../src/accounts/payload/validate-account-payload.ts';
-import { exampleAccount, exampleWith, type Json, set, TODAY } from './support/payload-fixtures.ts';
+
+import { validateAccountPayload } from '../../src/accounts/account-checks.ts';
+import { mpanCheckDigit } from '../../src/accounts/payload/meter-points/mpan.ts';
+import { mprnCheckDigits } from '../../src/accounts/payload/meter-points/mprn.ts';
+import { exampleAccount, exampleWith, type Json, set, TODAY } from './payload/support/payload-fixtures.ts';
 
 function variant(n: number): Json {
   const payload = exampleAccount();

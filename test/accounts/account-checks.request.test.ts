@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseAccountRequest } from '../../../src/accounts/payload/account-request.ts';
-import { exampleAccount, exampleWith, TODAY } from './support/payload-fixtures.ts';
+import { parseAccountRequest } from '../../src/accounts/account-checks.ts';
+import { exampleAccount, exampleWith, TODAY } from './payload/support/payload-fixtures.ts';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
-const ctx = { today: TODAY, now: NOW };
+const ctx = { today: TODAY, nowMs: NOW.getTime() };
 const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs).toISOString();
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

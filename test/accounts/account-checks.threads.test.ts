@@ -6,8 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { type CheckClock, verdictOf } from '../../src/account-import/account-check.ts';
-import { AccountCheckPool, sharedAccountCheckPool } from '../../src/account-import/account-check-pool.ts';
+import {
+  AccountCheckPool,
+  type CheckClock,
+  sharedAccountCheckPool,
+  verdictOf,
+} from '../../src/accounts/account-checks.ts';
 import { MAX_NESTING_DEPTH } from '../../src/vocabulary/field-types.ts';
 import { scanJsonText } from '../../src/vocabulary/json-text.ts';
 import { applyMutations } from '../fuzz/fuzz-values.ts';
