@@ -2586,7 +2586,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Supplier codes this key may act for, or ["*"] for all. */
+                    /** @description Supplier codes this key may act for, or ["*"] for all. A code that names no import supplier is refused (`import_supplier_not_found`). */
                     import_suppliers: string[];
                     name: string;
                 };
@@ -2946,6 +2946,12 @@ export interface operations {
         /** @description Which processes: every part given must hold; at least one part is required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "supplier": "ACME",
+                 *       "error_code": "meter_point_on_another_account"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The code of the process's latest error. */
                     error_code?: string;
@@ -2966,10 +2972,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "action": "cancel",
+                     *       "matched": 120,
+                     *       "changed": 118,
+                     *       "skipped": 2,
+                     *       "skipped_by_status": {
+                     *         "PROCESSED": 2
+                     *       },
+                     *       "pages": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
-                        action: "cancel" | "retry";
-                        /** @description Processes cancelled or retried. */
+                        action: "cancel";
+                        /** @description Processes cancelled. */
                         changed: number;
                         /** @description Processes the filter matched. */
                         matched: number;
@@ -2977,8 +2995,16 @@ export interface operations {
                         pages: number;
                         /** @description Processes in a state the action is not allowed from. */
                         skipped: number;
+                        /** @description The skipped processes by their state. */
                         skipped_by_status: {
-                            [key: string]: number;
+                            CANCELLED?: number;
+                            DRY_RUN_ERRORED?: number;
+                            DRY_RUN_SUCCEEDED?: number;
+                            ERRORED?: number;
+                            IN_PROGRESS?: number;
+                            PENDING?: number;
+                            PROCESSED?: number;
+                            STAGED?: number;
                         };
                     };
                 };
@@ -3043,6 +3069,12 @@ export interface operations {
         /** @description Which processes: every part given must hold; at least one part is required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "supplier": "ACME",
+                 *       "error_code": "meter_point_on_another_account"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The code of the process's latest error. */
                     error_code?: string;
@@ -3063,10 +3095,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "action": "retry",
+                     *       "matched": 42,
+                     *       "changed": 40,
+                     *       "skipped": 2,
+                     *       "skipped_by_status": {
+                     *         "CANCELLED": 2
+                     *       },
+                     *       "pages": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
-                        action: "cancel" | "retry";
-                        /** @description Processes cancelled or retried. */
+                        action: "retry";
+                        /** @description Processes retried. */
                         changed: number;
                         /** @description Processes the filter matched. */
                         matched: number;
@@ -3074,8 +3118,16 @@ export interface operations {
                         pages: number;
                         /** @description Processes in a state the action is not allowed from. */
                         skipped: number;
+                        /** @description The skipped processes by their state. */
                         skipped_by_status: {
-                            [key: string]: number;
+                            CANCELLED?: number;
+                            DRY_RUN_ERRORED?: number;
+                            DRY_RUN_SUCCEEDED?: number;
+                            ERRORED?: number;
+                            IN_PROGRESS?: number;
+                            PENDING?: number;
+                            PROCESSED?: number;
+                            STAGED?: number;
                         };
                     };
                 };
@@ -3114,9 +3166,16 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         document_root: string;
-                        /** @description Import processes per status. */
+                        /** @description Import processes per status (not when just created). */
                         import_processes?: {
-                            [key: string]: number;
+                            CANCELLED: number;
+                            DRY_RUN_ERRORED: number;
+                            DRY_RUN_SUCCEEDED: number;
+                            ERRORED: number;
+                            IN_PROGRESS: number;
+                            PENDING: number;
+                            PROCESSED: number;
+                            STAGED: number;
                         };
                         /** Format: date-time */
                         modified_at: string;
@@ -3160,6 +3219,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "ACME",
+                     *       "status": "Ongoing",
+                     *       "document_root": "acme",
+                     *       "config": {
+                     *         "send_welcome_emails": true,
+                     *         "dry_run_only": false
+                     *       },
+                     *       "created_at": "2025-03-01T09:00:00Z",
+                     *       "modified_at": "2025-03-02T14:30:00Z",
+                     *       "import_processes": {
+                     *         "STAGED": 0,
+                     *         "PENDING": 120,
+                     *         "IN_PROGRESS": 8,
+                     *         "PROCESSED": 4210,
+                     *         "CANCELLED": 3,
+                     *         "DRY_RUN_SUCCEEDED": 0,
+                     *         "ERRORED": 17,
+                     *         "DRY_RUN_ERRORED": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         code: string;
                         config: {
@@ -3168,9 +3250,16 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         document_root: string;
-                        /** @description Import processes per status. */
+                        /** @description Import processes per status (not when just created). */
                         import_processes?: {
-                            [key: string]: number;
+                            CANCELLED: number;
+                            DRY_RUN_ERRORED: number;
+                            DRY_RUN_SUCCEEDED: number;
+                            ERRORED: number;
+                            IN_PROGRESS: number;
+                            PENDING: number;
+                            PROCESSED: number;
+                            STAGED: number;
                         };
                         /** Format: date-time */
                         modified_at: string;
@@ -3209,6 +3298,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "ACME",
+                     *       "status": "Ongoing",
+                     *       "document_root": "acme",
+                     *       "config": {
+                     *         "send_welcome_emails": true,
+                     *         "dry_run_only": false
+                     *       },
+                     *       "created_at": "2025-03-01T09:00:00Z",
+                     *       "modified_at": "2025-03-02T14:30:00Z",
+                     *       "import_processes": {
+                     *         "STAGED": 0,
+                     *         "PENDING": 120,
+                     *         "IN_PROGRESS": 8,
+                     *         "PROCESSED": 4210,
+                     *         "CANCELLED": 3,
+                     *         "DRY_RUN_SUCCEEDED": 0,
+                     *         "ERRORED": 17,
+                     *         "DRY_RUN_ERRORED": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         code: string;
                         config: {
@@ -3217,9 +3329,16 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         document_root: string;
-                        /** @description Import processes per status. */
+                        /** @description Import processes per status (not when just created). */
                         import_processes?: {
-                            [key: string]: number;
+                            CANCELLED: number;
+                            DRY_RUN_ERRORED: number;
+                            DRY_RUN_SUCCEEDED: number;
+                            ERRORED: number;
+                            IN_PROGRESS: number;
+                            PENDING: number;
+                            PROCESSED: number;
+                            STAGED: number;
                         };
                         /** Format: date-time */
                         modified_at: string;
@@ -3273,6 +3392,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "ACME",
+                     *       "status": "Ongoing",
+                     *       "document_root": "acme",
+                     *       "config": {
+                     *         "send_welcome_emails": true,
+                     *         "dry_run_only": false
+                     *       },
+                     *       "created_at": "2025-03-01T09:00:00Z",
+                     *       "modified_at": "2025-03-02T14:30:00Z",
+                     *       "import_processes": {
+                     *         "STAGED": 0,
+                     *         "PENDING": 120,
+                     *         "IN_PROGRESS": 8,
+                     *         "PROCESSED": 4210,
+                     *         "CANCELLED": 3,
+                     *         "DRY_RUN_SUCCEEDED": 0,
+                     *         "ERRORED": 17,
+                     *         "DRY_RUN_ERRORED": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         code: string;
                         config: {
@@ -3281,9 +3423,16 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         document_root: string;
-                        /** @description Import processes per status. */
+                        /** @description Import processes per status (not when just created). */
                         import_processes?: {
-                            [key: string]: number;
+                            CANCELLED: number;
+                            DRY_RUN_ERRORED: number;
+                            DRY_RUN_SUCCEEDED: number;
+                            ERRORED: number;
+                            IN_PROGRESS: number;
+                            PENDING: number;
+                            PROCESSED: number;
+                            STAGED: number;
                         };
                         /** Format: date-time */
                         modified_at: string;

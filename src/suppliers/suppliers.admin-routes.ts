@@ -9,6 +9,7 @@ import {
 import { item } from '../errors/error-items.ts';
 import { AdminObject, ErrorRef, StringEnum } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
+import { IMPORT_PROCESS_STATUSES } from '../vocabulary/import-process-states.ts';
 import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import {
   createSupplier,
@@ -58,20 +59,45 @@ const PatchBody = Type.Object(
 );
 const CodeParams = Type.Object({ code: Type.String() });
 
-const SupplierView = AdminObject(
-  {
-    code: Type.String(),
-    status: StatusSchema,
-    document_root: Type.String(),
-    config: Type.Object({}, { additionalProperties: true }),
-    created_at: Type.String({ format: 'date-time' }),
-    modified_at: Type.String({ format: 'date-time' }),
-    import_processes: Type.Optional(
-      Type.Object({}, { additionalProperties: Type.Integer(), description: 'Import processes per status.' }),
-    ),
-  },
-  'An import supplier.',
-);
+const SupplierView = {
+  ...AdminObject(
+    {
+      code: Type.String(),
+      status: StatusSchema,
+      document_root: Type.String(),
+      config: Type.Object({}, { additionalProperties: true }),
+      created_at: Type.String({ format: 'date-time' }),
+      modified_at: Type.String({ format: 'date-time' }),
+      import_processes: Type.Optional(
+        Type.Object(Object.fromEntries(IMPORT_PROCESS_STATUSES.map((status) => [status, Type.Integer()])), {
+          additionalProperties: false,
+          description: 'Import processes per status (not when just created).',
+        }),
+      ),
+    },
+    'An import supplier.',
+  ),
+  examples: [
+    {
+      code: 'ACME',
+      status: 'Ongoing',
+      document_root: 'acme',
+      config: { send_welcome_emails: true, dry_run_only: false },
+      created_at: '2025-03-01T09:00:00Z',
+      modified_at: '2025-03-02T14:30:00Z',
+      import_processes: {
+        STAGED: 0,
+        PENDING: 120,
+        IN_PROGRESS: 8,
+        PROCESSED: 4210,
+        CANCELLED: 3,
+        DRY_RUN_SUCCEEDED: 0,
+        ERRORED: 17,
+        DRY_RUN_ERRORED: 0,
+      },
+    },
+  ],
+};
 
 const rootError = (code: string, detail: string, top: ValidationFailureCode = 'validation_error') =>
   validationFailed(top, [item('document_root', code, detail)]);

@@ -31,6 +31,7 @@ const FilterQuery = Type.Object(FilterProperties, { additionalProperties: false 
 const FilterBody = Type.Object(FilterProperties, {
   additionalProperties: false,
   description: 'Which processes: every part given must hold; at least one part is required.',
+  examples: [{ supplier: 'ACME', error_code: 'meter_point_on_another_account' }],
 });
 
 const MAX_PAGE = 1_000;
@@ -88,14 +89,26 @@ const ProcessPage = Type.Object({
     description: 'Pass as `cursor` for the next page; null on the last page.',
   }),
 });
-const BulkOutcome = Type.Object({
-  action: StringEnum(['cancel', 'retry'] as const),
-  matched: Type.Integer({ description: 'Processes the filter matched.' }),
-  changed: Type.Integer({ description: 'Processes cancelled or retried.' }),
-  skipped: Type.Integer({ description: 'Processes in a state the action is not allowed from.' }),
-  skipped_by_status: Type.Object({}, { additionalProperties: Type.Integer() }),
-  pages: Type.Integer({ description: 'Pages walked, one transaction each.' }),
-});
+/** The answer of a bulk cancel or retry, with an example of each (the reference page shows it). */
+const BULK_EXAMPLES = {
+  cancel: { matched: 120, changed: 118, skipped: 2, skipped_by_status: { PROCESSED: 2 }, pages: 1 },
+  retry: { matched: 42, changed: 40, skipped: 2, skipped_by_status: { CANCELLED: 2 }, pages: 1 },
+} as const;
+const bulkOutcome = (action: keyof typeof BULK_EXAMPLES) =>
+  Type.Object(
+    {
+      action: Type.Literal(action),
+      matched: Type.Integer({ description: 'Processes the filter matched.' }),
+      changed: Type.Integer({ description: `Processes ${action === 'cancel' ? 'cancelled' : 'retried'}.` }),
+      skipped: Type.Integer({ description: 'Processes in a state the action is not allowed from.' }),
+      skipped_by_status: Type.Object(
+        Object.fromEntries(IMPORT_PROCESS_STATUSES.map((status) => [status, Type.Optional(Type.Integer())])),
+        { additionalProperties: false, description: 'The skipped processes by their state.' },
+      ),
+      pages: Type.Integer({ description: 'Pages walked, one transaction each.' }),
+    },
+    { examples: [{ action, ...BULK_EXAMPLES[action] }] },
+  );
 const Progress = Type.Object({
   import_supplier: Type.String(),
   since: Type.String({ format: 'date-time', description: 'The first minute of the series.' }),
@@ -207,7 +220,7 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
               ? 'Cancel every process a filter matches (where the state table allows it)'
               : 'Retry every ERRORED process a filter matches',
           body: FilterBody,
-          response: { 200: BulkOutcome, 400: ErrorRef },
+          response: { 200: bulkOutcome(action), 400: ErrorRef },
         },
       },
       async (request) => {
