@@ -1,5 +1,11 @@
+/**
+ * The operator CLI's side of the admin API: where the service and the operator key are found,
+ * the generated typed client signed in with that key, and the errors a call can end in.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Client } from 'openapi-fetch';
+import { createFerryClient, type paths } from '../client/index.ts';
 
 export class AdminApiError extends Error {
   constructor(
@@ -46,41 +52,52 @@ export class ServiceUnreachableError extends Error {
   }
 }
 
-/** A small typed client of the operator admin API (/admin/v1/). */
-export class AdminClient {
-  constructor(private readonly opts: AdminClientOptions) {}
+/**
+ * The operator's client: the generated typed client (`src/client/`, openapi-fetch over
+ * generated/openapi.d.ts) signed in with the operator key, so every admin call names a path of
+ * the OpenAPI document and its parameters, body and answer are typed by it (decision 0056).
+ */
+export type AdminApi = Client<paths>;
 
-  get baseUrl(): string {
-    return this.opts.baseUrl;
-  }
+export function createAdminApi(opts: AdminClientOptions): AdminApi {
+  const api = createFerryClient({ baseUrl: opts.baseUrl, operatorKey: opts.operatorKey });
+  // No answer at all (refused, unknown host, reset): said with the URL, not as fetch's "fetch failed".
+  api.use({ onError: ({ error }) => new ServiceUnreachableError(opts.baseUrl, error) });
+  return api;
+}
 
-  /** The raw answer of a call, for bodies read as a stream (exports); an error status throws. */
-  async fetch(method: string, path: string, body?: unknown): Promise<Response> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.opts.operatorKey}` };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let res: Response;
-    try {
-      res = await fetch(`${this.opts.baseUrl}/admin/v1${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (err) {
-      throw new ServiceUnreachableError(this.opts.baseUrl, err);
-    }
-    if (!res.ok) {
-      const text = await res.text();
-      let parsed: unknown = text === '' ? null : text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {} // not our error format (a proxy's page): shown as text
-      throw new AdminApiError(res.status, parsed);
-    }
-    return res;
-  }
+/** What openapi-fetch answers for one call: the parsed body of a success or of an error. */
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
 
-  async call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const text = await (await this.fetch(method, path, body)).text();
-    return (text === '' ? null : JSON.parse(text)) as T;
-  }
+/** The error body as the service sent it: null when empty, text when it is not JSON (a proxy's page). */
+function apiError({ error, response }: Answer<unknown>): AdminApiError {
+  return new AdminApiError(response.status, error === undefined || error === '' ? null : error);
+}
+
+/** The body of a successful answer; an error status throws AdminApiError with the service's body. */
+export async function bodyOf<T>(call: Promise<Answer<T>>): Promise<NonNullable<T>> {
+  const answer = await call;
+  if (!answer.response.ok) throw apiError(answer);
+  if (answer.data === undefined || answer.data === null)
+    throw new AdminApiError(answer.response.status, 'an empty answer where a body was expected');
+  return answer.data;
+}
+
+/** A streamed body (the exports), read as it arrives; an empty answer is an empty stream. */
+export async function streamOf(
+  call: Promise<Answer<ReadableStream<Uint8Array> | null>>,
+): Promise<AsyncIterable<Uint8Array>> {
+  const answer = await call;
+  if (!answer.response.ok) throw apiError(answer);
+  return answer.data ?? (async function* () {})();
+}
+
+/** For answers without a body (204): an error status throws AdminApiError. */
+export async function succeeded(call: Promise<Answer<unknown>>): Promise<void> {
+  const answer = await call;
+  if (!answer.response.ok) throw apiError(answer);
 }

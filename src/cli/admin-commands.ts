@@ -1,4 +1,5 @@
-import { AdminClient, adminClientOptionsFromEnv } from './admin-client.ts';
+import type { operations } from '../client/index.ts';
+import { adminClientOptionsFromEnv, bodyOf, createAdminApi, succeeded } from './admin-client.ts';
 import { COMMANDS, commandHelp, didYouMean, suggestCommand } from './help.ts';
 import { type Flags, type ListIo, processList, supplierWatch, UsageError } from './operator-lists.ts';
 import { renderRecord, renderTable } from './table.ts';
@@ -20,29 +21,42 @@ function bool(flags: Flags, name: string): boolean | undefined {
   throw new UsageError(`--${name} takes true or false`);
 }
 
-function supplierSettings(flags: Flags) {
-  const config: Record<string, boolean> = {};
+/** What `supplier create` and `supplier set` may change, as the OpenAPI document describes it. */
+type SupplierSettings = NonNullable<
+  operations['adminUpdateImportSupplier']['requestBody']
+>['content']['application/json'];
+/**
+ * A status as the operator typed it: the service checks it, and its 400 names the allowed ones
+ * (a list here would repeat the service's).
+ */
+const supplierStatus = (status: string) => status as NonNullable<SupplierSettings['status']>;
+
+function supplierSettings(flags: Flags): SupplierSettings {
+  const config: NonNullable<SupplierSettings['config']> = {};
   const welcome = bool(flags, 'send-welcome-emails');
   const dryRun = bool(flags, 'dry-run-only');
   if (welcome !== undefined) config.send_welcome_emails = welcome;
   if (dryRun !== undefined) config.dry_run_only = dryRun;
   return {
-    ...(typeof flags.status === 'string' ? { status: flags.status } : {}),
+    ...(typeof flags.status === 'string' ? { status: supplierStatus(flags.status) } : {}),
     ...(typeof flags['document-root'] === 'string' ? { document_root: flags['document-root'] } : {}),
     ...(Object.keys(config).length ? { config } : {}),
   };
 }
 
-const supplierRow = (s: Record<string, unknown>) => {
-  const counts = (s.import_processes ?? {}) as Record<string, number>;
-  const cfg = s.config as Record<string, boolean>;
+interface SupplierAnswer {
+  config: Record<string, unknown>;
+  import_processes?: Record<string, number>;
+}
+const supplierRow = <S extends SupplierAnswer>(s: S) => {
+  const counts = s.import_processes ?? {};
   return {
     ...s,
     pending: counts.PENDING ?? 0,
     processed: counts.PROCESSED ?? 0,
     errored: counts.ERRORED ?? 0,
-    welcome_emails: cfg?.send_welcome_emails,
-    dry_run_only: cfg?.dry_run_only,
+    welcome_emails: s.config.send_welcome_emails,
+    dry_run_only: s.config.dry_run_only,
   };
 };
 const SUPPLIER_COLUMNS = [
@@ -70,42 +84,43 @@ export async function runAdminCommand(
     process.stderr.write(`ferry: unknown command: ${`${group} ${action ?? ''}`.trim()}\n${hint}${help}`);
     return 2;
   }
-  const client = new AdminClient(adminClientOptionsFromEnv(io.env));
+  const api = createAdminApi(adminClientOptionsFromEnv(io.env));
   const show = (value: unknown, human: () => string) =>
     io.out(io.json ? JSON.stringify(value, null, 2) : human());
-  const enc = encodeURIComponent;
-  type Json = Record<string, unknown>;
-  const supplierPath = () => `/import-suppliers/${enc(need(rest[0], 'supplier code'))}/`;
+  const supplier = () => ({ params: { path: { code: need(rest[0], 'supplier code') } } });
 
   try {
     switch (`${group} ${action ?? ''}`) {
       case 'supplier create': {
-        const s = await client.call<Json>('POST', '/import-suppliers/', {
-          code: need(rest[0], 'supplier code'),
-          ...supplierSettings(flags),
-        });
+        const s = await bodyOf(
+          api.POST('/admin/v1/import-suppliers/', {
+            body: { code: need(rest[0], 'supplier code'), ...supplierSettings(flags) },
+          }),
+        );
         show(s, () => `Created import supplier ${s.code}.\n${renderRecord(s)}`);
         return 0;
       }
       case 'supplier list': {
-        const list = await client.call<Json[]>('GET', '/import-suppliers/');
+        const list = await bodyOf(api.GET('/admin/v1/import-suppliers/'));
         show(list, () => renderTable(list.map(supplierRow), SUPPLIER_COLUMNS));
         return 0;
       }
       case 'supplier show': {
-        const s = await client.call<Json>('GET', supplierPath());
+        const s = await bodyOf(api.GET('/admin/v1/import-suppliers/{code}/', supplier()));
         show(s, () => renderRecord(s));
         return 0;
       }
       case 'supplier set-status': {
-        const s = await client.call<Json>('PATCH', supplierPath(), {
-          status: need(rest[1], 'status (Ongoing, Paused or Complete)'),
-        });
+        const { params } = supplier();
+        const status = supplierStatus(need(rest[1], 'status (Ongoing, Paused or Complete)'));
+        const s = await bodyOf(api.PATCH('/admin/v1/import-suppliers/{code}/', { params, body: { status } }));
         show(s, () => `Import supplier ${s.code} is now ${s.status}.`);
         return 0;
       }
       case 'supplier set': {
-        const s = await client.call<Json>('PATCH', supplierPath(), supplierSettings(flags));
+        const s = await bodyOf(
+          api.PATCH('/admin/v1/import-suppliers/{code}/', { ...supplier(), body: supplierSettings(flags) }),
+        );
         show(s, () => `Updated import supplier ${s.code}.\n${renderRecord(s)}`);
         return 0;
       }
@@ -114,46 +129,56 @@ export async function runAdminCommand(
           typeof flags.suppliers === 'string' ? flags.suppliers : undefined,
           '--suppliers (codes separated by commas, or *)',
         );
-        const k = await client.call<Json>('POST', '/api-keys/', {
+        const body = {
           name: need(rest[0], 'key name'),
           import_suppliers: suppliers
             .split(',')
             .map((s) => s.trim())
             .filter(Boolean),
-        });
+        };
+        const k = await bodyOf(api.POST('/admin/v1/api-keys/', { body }));
         show(
           k,
           () =>
-            `Created API key ${k.id} (${k.name}) for ${(k.import_suppliers as string[]).join(', ')}.\nKey (shown only now):\n\n  ${k.key}\n`,
+            `Created API key ${k.id} (${k.name}) for ${k.import_suppliers.join(', ')}.\nKey (shown only now):\n\n  ${k.key}\n`,
         );
         return 0;
       }
       case 'apikey list': {
-        const list = await client.call<Json[]>('GET', '/api-keys/');
+        const list = await bodyOf(api.GET('/admin/v1/api-keys/'));
         show(list, () => renderTable(list, ['id', 'name', 'import_suppliers', 'created_at', 'revoked_at']));
         return 0;
       }
       case 'apikey revoke': {
         const id = need(rest[0], 'key id');
-        await client.call('DELETE', `/api-keys/${enc(id)}/`);
+        await succeeded(api.DELETE('/admin/v1/api-keys/{id}/', { params: { path: { id } } }));
         show({ id, revoked: true }, () => `Revoked API key ${id}.`);
         return 0;
       }
       case 'supplier watch':
-        return await supplierWatch(client, rest[0], flags, io);
+        return await supplierWatch(api, rest[0], flags, io);
       case 'process list':
-        return await processList(client, flags, io);
+        return await processList(api, flags, io);
       case 'process show':
       case 'process cancel':
       case 'process retry': {
-        const path = `/import-processes/${enc(need(rest[0], 'supplier code'))}/${enc(need(rest[1], 'external account number'))}/`;
+        const oneProcess = {
+          params: {
+            path: {
+              supplier: need(rest[0], 'supplier code'),
+              external: need(rest[1], 'external account number'),
+            },
+          },
+        };
         const p =
           action === 'show'
-            ? await client.call<Json>('GET', path)
-            : await client.call<Json>('POST', `${path}${action}/`);
+            ? await bodyOf(api.GET('/admin/v1/import-processes/{supplier}/{external}/', oneProcess))
+            : action === 'cancel'
+              ? await bodyOf(api.POST('/admin/v1/import-processes/{supplier}/{external}/cancel/', oneProcess))
+              : await bodyOf(api.POST('/admin/v1/import-processes/{supplier}/{external}/retry/', oneProcess));
         show(p, () => {
           const { payload: _p, events, ...head } = p;
-          const timeline = renderTable(events as Record<string, unknown>[], ['occurred_at', 'event', 'data']);
+          const timeline = renderTable(events, ['occurred_at', 'event', 'data']);
           return `${renderRecord(head)}\n\nEvents:\n${timeline}`;
         });
         return 0;

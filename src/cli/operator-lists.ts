@@ -2,8 +2,8 @@
  * `ferry process list` and `ferry supplier watch`: the operator's lists, streamed, and live
  * counts per state.
  */
-import { IMPORT_PROCESS_STATUSES } from '../vocabulary/import-process-states.ts';
-import type { AdminClient } from './admin-client.ts';
+import { IMPORT_PROCESS_STATUSES, type ImportProcessStatus } from '../vocabulary/import-process-states.ts';
+import { type AdminApi, bodyOf, streamOf } from './admin-client.ts';
 import { renderTable } from './table.ts';
 
 export class UsageError extends Error {}
@@ -39,22 +39,18 @@ function positiveInt(flags: Flags, name: string, fallback: number): number {
   return n;
 }
 
-function filterQuery(flags: Flags): URLSearchParams {
-  const q = new URLSearchParams();
-  const supplier = str(flags, 'supplier');
-  const status = oneOf(flags, 'status', IMPORT_PROCESS_STATUSES);
-  const errorCode = str(flags, 'error-code');
-  if (supplier) q.set('supplier', supplier);
-  if (status) q.set('status', status);
-  if (errorCode) q.set('error_code', errorCode);
-  return q;
-}
+/** The list's filter as query parameters (openapi-fetch leaves out those that are undefined). */
+const filterQuery = (flags: Flags) => ({
+  supplier: str(flags, 'supplier') || undefined,
+  status: oneOf(flags, 'status', IMPORT_PROCESS_STATUSES),
+  error_code: str(flags, 'error-code') || undefined,
+});
 
 /** The lines of a streamed text body, as they arrive. */
-async function* bodyLines(res: Response): AsyncGenerator<string> {
+async function* bodyLines(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let rest = '';
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of body) {
     rest += decoder.decode(chunk, { stream: true });
     const lines = rest.split('\n');
     rest = lines.pop() as string;
@@ -76,20 +72,27 @@ const LIST_COLUMNS = [
  * `ferry process list`: CSV and JSON stream the export as it arrives (any length); the human
  * table walks the keyset pages, its column widths taken from the first page.
  */
-export async function processList(client: AdminClient, flags: Flags, io: ListIo): Promise<number> {
+export async function processList(api: AdminApi, flags: Flags, io: ListIo): Promise<number> {
   if (flags.csv && io.json) throw new UsageError('choose one of --csv and --json');
-  const query = filterQuery(flags);
+  const filter = filterQuery(flags);
   const write = io.write ?? ((s: string) => io.out(s.replace(/\n$/, '')));
   if (flags.csv || io.json) {
-    query.set('format', flags.csv ? 'csv' : 'ndjson');
-    const res = await client.fetch('GET', `/import-processes/export/?${query}`);
+    // The export's body is read as a stream (any length, as it arrives), not parsed whole.
+    const body = await streamOf(
+      api.GET('/admin/v1/import-processes/export/', {
+        params: { query: { ...filter, format: flags.csv ? 'csv' : 'ndjson' } },
+        parseAs: 'stream',
+      }),
+    );
     if (flags.csv) {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
-        await write(Buffer.from(chunk).toString('utf8'));
+      const decoder = new TextDecoder();
+      for await (const chunk of body) await write(decoder.decode(chunk, { stream: true }));
+      const last = decoder.decode();
+      if (last !== '') await write(last);
       return 0;
     }
     let first = true;
-    for await (const line of bodyLines(res)) {
+    for await (const line of bodyLines(body)) {
       if (line === '') continue;
       await write(`${first ? '[\n' : ',\n'}${line}`);
       first = false;
@@ -97,18 +100,18 @@ export async function processList(client: AdminClient, flags: Flags, io: ListIo)
     await write(first ? '[]\n' : '\n]\n');
     return 0;
   }
+  const pageAfter = (cursor: string | null) =>
+    bodyOf(
+      api.GET('/admin/v1/import-processes/', {
+        params: { query: { ...filter, limit: '500', cursor: cursor ?? undefined } },
+      }),
+    );
   let cursor: string | null = null;
   let total = 0;
   let widths: number[] | null = null;
   do {
-    const page: { results: Record<string, unknown>[]; next_cursor: string | null } = await client.call(
-      'GET',
-      `/import-processes/?${query}&limit=500${cursor ? `&cursor=${cursor}` : ''}`,
-    );
-    const rows = page.results.map((p) => ({
-      ...p,
-      error_code: (p.latest_error as { code?: string } | null)?.code,
-    }));
+    const page = await pageAfter(cursor);
+    const rows = page.results.map((p) => ({ ...p, error_code: p.latest_error?.code }));
     if (rows.length > 0) {
       const table = renderTable(rows, LIST_COLUMNS).split('\n');
       // Later pages keep the first page's widths, so the columns stay aligned while streaming.
@@ -141,22 +144,22 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * --interval seconds until Ctrl-C or --iterations: a redrawn table on a terminal, one plain
  * line per supplier and refresh otherwise (for logs and pipes).
  */
-export async function supplierWatch(client: AdminClient, code: string | undefined, flags: Flags, io: ListIo) {
+export async function supplierWatch(api: AdminApi, code: string | undefined, flags: Flags, io: ListIo) {
   const intervalMs = positiveInt(flags, 'interval', 2) * 1000;
   const iterations = positiveInt(flags, 'iterations', Number.POSITIVE_INFINITY);
-  const path = code ? `/import-suppliers/${encodeURIComponent(code)}/` : '/import-suppliers/';
   const write = io.write ?? ((s: string) => io.out(s.replace(/\n$/, '')));
   let last = new Map<string, number>();
   for (let i = 0; i < iterations && !io.signal?.aborted; i++) {
-    const answer = await client.call<Record<string, unknown> | Record<string, unknown>[]>('GET', path);
-    const suppliers = Array.isArray(answer) ? answer : [answer];
+    const suppliers = code
+      ? [await bodyOf(api.GET('/admin/v1/import-suppliers/{code}/', { params: { path: { code } } }))]
+      : await bodyOf(api.GET('/admin/v1/import-suppliers/'));
     const at = `${new Date().toISOString().slice(0, 19)}Z`;
     const now = new Map<string, number>();
     const rows = suppliers.map((s): Record<string, unknown> => {
-      const counts = (s.import_processes ?? {}) as Record<string, number>;
+      const counts: Partial<Record<ImportProcessStatus, number>> = s.import_processes ?? {};
       const processed = counts.PROCESSED ?? 0;
-      now.set(s.code as string, processed);
-      const before = last.get(s.code as string);
+      now.set(s.code, processed);
+      const before = last.get(s.code);
       const perMinute = before === undefined ? '' : Math.round(((processed - before) * 60_000) / intervalMs);
       return {
         code: s.code,
