@@ -177,9 +177,11 @@ export async function runAdminCommand(
               ? await bodyOf(api.POST('/admin/v1/import-processes/{supplier}/{external}/cancel/', oneProcess))
               : await bodyOf(api.POST('/admin/v1/import-processes/{supplier}/{external}/retry/', oneProcess));
         show(p, () => {
-          const { payload: _p, events, ...head } = p;
+          const { payload, events, ...head } = p;
           const timeline = renderTable(events, ['occurred_at', 'event', 'data']);
-          return `${renderRecord(head)}\n\nEvents:\n${timeline}`;
+          const text = `${renderRecord(head)}\n\nEvents:\n${timeline}`;
+          // show promises the stored payload; cancel and retry confirm a change, their payload unchanged.
+          return action === 'show' ? `${text}\n\nPayload:\n${JSON.stringify(payload, null, 2)}` : text;
         });
         return 0;
       }

@@ -78,6 +78,10 @@ describe('ferry operator CLI', () => {
     const shown = await run('process show CLI1 acc-1');
     assert.match(shown.text, /status\s+ERRORED/);
     assert.match(shown.text, /EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED/);
+    // The stored payload, as indented JSON after the events.
+    const payload = shown.text.split('\n\nPayload:\n')[1];
+    assert.deepEqual(JSON.parse(payload), { import_supplier: 'CLI1', external_account_number: 'acc-1' });
+    assert.match(payload, /^\{\n {2}"import_supplier": "CLI1",/);
     assert.equal((await run('process retry CLI1 acc-1', {}, true)).json.status, 'PENDING');
     assert.equal((await run('process cancel CLI1 acc-2', {}, true)).json.status, 'CANCELLED');
     await assert.rejects(run('process retry CLI1 acc-2'), /invalid_state_transition/);
