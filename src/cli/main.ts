@@ -9,6 +9,7 @@ import { AdminApiError, ServiceUnreachableError } from './admin-client.ts';
 import { runAdminCommand } from './admin-commands.ts';
 import { commandHelp, didYouMean, suggestCommand, suggestOption } from './help.ts';
 import { runPushCommand } from './push/push-command.ts';
+import { hearStdoutClosing, StdoutReaderGone, writeStdout } from './stdout.ts';
 
 const USAGE = `Usage: ferry <command>
 
@@ -113,13 +114,8 @@ const OPTIONS = {
   iterations: { type: 'string' },
 } as const;
 
-/** stdout as `process list` streams it: waits when the pipe is full, so memory stays flat. */
-const writeStdout = (chunk: string) =>
-  new Promise<void>((resolve, reject) =>
-    process.stdout.write(chunk, (err) => (err ? reject(err) : resolve())),
-  );
-
 export async function main(argv: string[]): Promise<number> {
+  hearStdoutClosing();
   // push has options of its own (docs/product.md, Push), parsed by its command.
   if (argv[0] === 'push') return runPushCommand(argv.slice(1));
   let parsed: ReturnType<
@@ -186,6 +182,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`ferry: unknown command "${positionals.join(' ')}"\n${hint}\n${USAGE}`);
     return 2;
   } catch (err) {
+    if (err instanceof StdoutReaderGone) return 0; // `ferry process list | head`: the reader has what it wanted
     if (err instanceof ConfigError) {
       process.stderr.write(`ferry: configuration error: ${err.message}\n`);
       return 1;

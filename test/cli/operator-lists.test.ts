@@ -154,6 +154,31 @@ describe('ferry process list and supplier watch', () => {
     assert.equal((await ferry(['--help'])).status, 0);
   });
 
+  it('stops quietly with exit 0 when the reader of its output goes away (ferry … | head)', async () => {
+    // The read end is closed before the command writes anything: its first write fails with
+    // EPIPE, as a write after `head` has exited does.
+    for (const args of [
+      ['process', 'list', '--supplier', 'LISTS'],
+      ['process', 'list', '--supplier', 'LISTS', '--csv'],
+      ['process', 'list', '--supplier', 'LISTS', '--json'],
+      ['supplier', 'watch', '--iterations', '3', '--interval', '0.05'],
+      ['supplier', 'list'],
+    ]) {
+      const child = spawn(process.execPath, ['bin/ferry.js', ...args], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (d) => {
+        stderr += d;
+      });
+      const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      assert.equal(stderr, '', args.join(' '));
+      assert.equal(status, 0, args.join(' '));
+    }
+  });
+
   it('names the URL and the cause when the service cannot be reached', async () => {
     const out = await ferry(['supplier', 'list'], {
       FERRY_URL: 'http://127.0.0.1:59998',
