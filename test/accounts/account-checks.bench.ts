@@ -1,6 +1,6 @@
 /**
  * Micro-benchmark of account payload validation (not a test: it only prints).
- *   node --import tsx test/accounts/payload/validate-account-payload.bench.ts
+ *   node --import tsx test/accounts/account-checks.bench.ts
  * Validates the reference example account, and 1,000 variants of it with distinct phone numbers,
  * MPANs and MPRNs (so nothing can be served from a cache), on one core, after a warm-up.
  */
