@@ -8,16 +8,19 @@ import type { FerryConfig } from './config.ts';
 import { migrate } from './infra/db/migrate.ts';
 import { openDb } from './infra/db/open-db.ts';
 import { loggerOptions } from './infra/logging.ts';
+import { ensurePortFree, PortInUseError } from './infra/port-check.ts';
 import { openObjectStore } from './infra/storage/open-object-store.ts';
 import { createPaymentVendors } from './infra/vendors/vendor-registry.ts';
 
 /**
- * `ferry serve`: migrates, then listens; with `withWorker` an in-process worker (and, with SMTP_URL,
- * the mail sender) runs too, started once the port is ours. A failed listen closes everything and
- * throws (the CLI exits non-zero).
+ * `ferry serve`: checks the port is free, migrates, then listens; with `withWorker` an in-process
+ * worker (and, with SMTP_URL, the mail sender) runs too, started once the port is ours. A port in
+ * use fails before anything is created (DATA_DIR, database, operator key); a failed listen closes
+ * everything and throws (the CLI exits non-zero).
  * SIGTERM/SIGINT stop it gracefully: in-flight requests finish, then connections close.
  */
 export async function runServer(config: FerryConfig, opts: { withWorker: boolean }): Promise<void> {
+  await ensurePortFree(config.port, config.host);
   const db = await openDb(config);
   await migrate(db);
   // The key stays in its file (readable by its owner only): a console is often a log collector.
@@ -47,11 +50,9 @@ export async function runServer(config: FerryConfig, opts: { withWorker: boolean
     await app.close();
     await objectStore.close();
     await db.close();
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(
-        `port ${config.port} on ${config.host} is already in use: is another Ferry running? Set PORT.`,
-      );
-    }
+    // Taken since the check above.
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new PortInUseError(config.port, config.host);
     throw err;
   }
   const worker = opts.withWorker ? startWorker(config, { db, logger: app.log, metrics }) : null;

@@ -138,6 +138,7 @@ describe('the embedded database serves one process', {
       assert.equal(f.err().trim().split('\n').length, 1, f.err());
       assert.ok(!f.out().includes(WORKER_STARTED), 'no worker was started');
       assert.equal(existsSync(join(dataDir, LOCK_FILE_NAME)), false, 'the database was released');
+      assert.equal(existsSync(dataDir), false, 'the port was checked before DATA_DIR was created');
     } finally {
       await new Promise((r) => occupier.close(r));
     }
