@@ -1,12 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import {
-  cancelImportProcess,
-  findImportProcessDetail,
-  retryImportProcess,
-} from '../account-import/import-process.queries.ts';
 import { refuseUnlessDone } from '../account-import/operator/process.admin-routes.ts';
-import { listProcessesPage } from '../account-import/operator/process-filters.queries.ts';
+import { cancelImportProcess, retryImportProcess } from '../account-import/operator/process-actions.queries.ts';
+import { findImportProcessDetail } from '../account-import/operator/process-detail.queries.ts';
+import { listProcessesPage } from '../account-import/operator/process-lists.queries.ts';
 import { logProcessEvents } from '../account-import/process-event-log.ts';
 import { notFound } from '../errors/error-catalogue.ts';
 import { StringEnum } from '../http/schemas.ts';

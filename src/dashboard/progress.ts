@@ -1,4 +1,4 @@
-import { supplierProgress } from '../account-import/operator/process-filters.queries.ts';
+import { supplierProgress } from '../account-import/operator/supplier-activity.queries.ts';
 import type { Db } from '../infra/db/db.ts';
 import { listSuppliersWithCounts, type SupplierWithCounts } from '../suppliers/suppliers.queries.ts';
 import { IMPORT_PROCESS_STATUSES, type ImportProcessStatus } from '../vocabulary/import-process-states.ts';

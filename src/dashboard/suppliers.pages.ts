@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { bulkTransition, errorCodeCounts } from '../account-import/operator/process-filters.queries.ts';
+import { bulkTransition } from '../account-import/operator/process-actions.queries.ts';
+import { errorCodeCounts } from '../account-import/operator/supplier-activity.queries.ts';
 import { emailOutboxSummary } from '../accounts/welcome-emails/outbox.queries.ts';
 import { notFound } from '../errors/error-catalogue.ts';
 import { StringEnum } from '../http/schemas.ts';

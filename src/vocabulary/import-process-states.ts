@@ -27,6 +27,8 @@ export const IMPORT_PROCESS_EVENTS = {
   PROCESSED: 'EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED',
   ERRORED: 'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED',
   CANCELLED: 'EVENT_ACCOUNT_IMPORT_PROCESS_CANCELLED',
+  /** The operator sent a failed process back to the queue. */
+  RETRIED: 'EVENT_ACCOUNT_IMPORT_PROCESS_RETRIED',
   DRY_RUN_SUCCEEDED: 'EVENT_ACCOUNT_IMPORT_PROCESS_DRY_RUN_SUCCEEDED',
   DRY_RUN_ERRORED: 'EVENT_ACCOUNT_IMPORT_PROCESS_DRY_RUN_ERRORED',
 } as const;
@@ -73,11 +75,15 @@ export const IMPORT_PROCESS_TRANSITIONS = {
   /** The operator cancels the process. */
   cancel: { from: OPEN, to: 'CANCELLED', event: E.CANCELLED },
   /** The operator sends a failed process back to the queue. */
-  retry: { from: ['ERRORED'], to: 'PENDING', event: E.CREATED },
+  retry: { from: ['ERRORED'], to: 'PENDING', event: E.RETRIED },
 } as const satisfies Record<string, Transition>;
 
 export type ImportProcessTrigger = keyof typeof IMPORT_PROCESS_TRANSITIONS;
 export const IMPORT_PROCESS_TRIGGERS = Object.keys(IMPORT_PROCESS_TRANSITIONS) as ImportProcessTrigger[];
+
+/** The triggers a new process starts with (its first state and event, no state before). */
+export const START_TRIGGERS = ['schedule', 'stage'] as const satisfies readonly ImportProcessTrigger[];
+export type StartTrigger = (typeof START_TRIGGERS)[number];
 
 /** Where `trigger` takes a process in state `from`, and the event it writes; null when refused. */
 export function nextState(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { findImportProcessStatus } from '../../src/account-import/import-process.queries.ts';
+import { findImportProcessStatus } from '../../src/account-import/status/status.queries.ts';
 import { accountFor, exampleAccount } from '../helpers/account-fixtures.ts';
 import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 import { runWorkerUntilIdle } from '../helpers/worker-run.ts';

@@ -6,10 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { exportProcesses } from '../../src/account-import/operator/process-exports.ts';
-import {
-  BULK_PAGE_SIZE,
-  EXPORT_PAGE_SIZE,
-} from '../../src/account-import/operator/process-filters.queries.ts';
+import { BULK_PAGE_SIZE } from '../../src/account-import/operator/process-actions.queries.ts';
+import { EXPORT_PAGE_SIZE } from '../../src/account-import/operator/process-lists.queries.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
 import { IMPORT_PROCESS_STATUSES } from '../../src/vocabulary/import-process-states.ts';
 import { admin, adminHeaders, buildTestAppOn } from '../helpers/test-app.ts';

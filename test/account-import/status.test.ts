@@ -274,5 +274,24 @@ describe('status endpoints', () => {
         'not_found',
       );
     });
+
+    it('writes an operator retry as its own event, RETRIED by the operator (not a second CREATED)', async () => {
+      await stageProcess(t.db, 'ST', 'retried-event', 'ERRORED');
+      const res = await admin(t.app, 'POST', '/import-processes/ST/retried-event/retry/');
+      const events = res.events as { event: string; data: unknown }[];
+      assert.deepEqual(
+        events.map((e) => e.event),
+        [
+          'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED',
+          'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED',
+          'EVENT_ACCOUNT_IMPORT_PROCESS_RETRIED',
+        ],
+      );
+      assert.deepEqual(events.at(-1)!.data, { by: 'operator' });
+      assert.deepEqual(res.latest_event, {
+        ...events.at(-1)!,
+        occurred_at: (res.latest_event as { occurred_at: string }).occurred_at,
+      });
+    });
   });
 });

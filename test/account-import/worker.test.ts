@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { findImportProcessStatus } from '../../src/account-import/import-process.queries.ts';
+import { findImportProcessStatus } from '../../src/account-import/status/status.queries.ts';
 import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';

@@ -1,4 +1,4 @@
-import { recordTransition } from '../../src/account-import/import-process.queries.ts';
+import { recordTransition } from '../../src/account-import/process-transitions.queries.ts';
 import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
 import type {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { importProcessStatusReader } from '../../src/account-import/import-process.queries.ts';
+import { importProcessStatusReader } from '../../src/account-import/status/status.queries.ts';
 import { stageProcess } from '../helpers/processes.ts';
 import { adminHeaders, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 

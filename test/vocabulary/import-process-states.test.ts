@@ -44,7 +44,7 @@ const EXPECTED: Record<ImportProcessStatus, Cells> = {
   PROCESSED: {},
   CANCELLED: { schedule: ['PENDING', ev('CREATED')], stage: ['STAGED', ev('STAGED')] },
   DRY_RUN_SUCCEEDED: open(),
-  ERRORED: { ...open(), retry: ['PENDING', ev('CREATED')] },
+  ERRORED: { ...open(), retry: ['PENDING', ev('RETRIED')] },
   DRY_RUN_ERRORED: open(),
 };
 

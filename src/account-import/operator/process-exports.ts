@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Queryable } from '../../infra/db/db.ts';
-import { type ProcessFilter, type ProcessListItem, walkProcesses } from './process-filters.queries.ts';
+import type { ProcessFilter } from './process-filter.queries.ts';
+import { type ProcessListItem, walkProcesses } from './process-lists.queries.ts';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

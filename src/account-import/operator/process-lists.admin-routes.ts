@@ -7,13 +7,10 @@ import type { Db } from '../../infra/db/db.ts';
 import { findSupplier } from '../../suppliers/suppliers.queries.ts';
 import { IMPORT_PROCESS_STATUSES } from '../../vocabulary/import-process-states.ts';
 import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, exportProcesses } from './process-exports.ts';
-import {
-  bulkTransition,
-  listProcessesPage,
-  type ProcessFilter,
-  supplierCodes,
-  supplierProgress,
-} from './process-filters.queries.ts';
+import { bulkTransition } from './process-actions.queries.ts';
+import { type ProcessFilter, supplierCodes } from './process-filter.queries.ts';
+import { listProcessesPage } from './process-lists.queries.ts';
+import { supplierProgress } from './supplier-activity.queries.ts';
 
 const FilterProperties = {
   supplier: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Import supplier code.' })),

@@ -5,13 +5,13 @@ import { AdminObject, ErrorRef } from '../../http/schemas.ts';
 import type { Db } from '../../infra/db/db.ts';
 import type { ImportProcessStatus } from '../../vocabulary/import-process-states.ts';
 import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
+import { logProcessEvents } from '../process-event-log.ts';
 import {
   cancelImportProcess,
-  findImportProcessDetail,
   type OperatorActionOutcome,
   retryImportProcess,
-} from '../import-process.queries.ts';
-import { logProcessEvents } from '../process-event-log.ts';
+} from './process-actions.queries.ts';
+import { findImportProcessDetail } from './process-detail.queries.ts';
 
 const Params = Type.Object({ supplier: Type.String(), external: Type.String() });
 

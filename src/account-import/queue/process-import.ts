@@ -2,7 +2,7 @@ import { asCreationError } from '../../accounts/account-creation-error.ts';
 import { type CreateAccountInput, createAccount, createAccounts } from '../../accounts/create-account.ts';
 import { type Db, isDbUnavailableError, withTransientRetry } from '../../infra/db/db.ts';
 import type { ImportProcessTrigger } from '../../vocabulary/import-process-states.ts';
-import { recordTransition } from '../import-process.queries.ts';
+import { recordTransition } from '../process-transitions.queries.ts';
 import { type ClaimedProcess, lockOwnedProcess, lockOwnedProcesses, markProcessed } from './queue.queries.ts';
 
 const DOMAIN = 'account_import';
@@ -52,13 +52,13 @@ export async function processImportBatch(
           tx,
           mine.map((p) => creationInput(p, opts.today, false)),
         );
-        const now = new Date();
-        await tx.query(markProcessed, [
+        const marked = await tx.query(markProcessed, [
           mine.map((p) => p.id),
           created.map((c) => c.accountId),
-          now,
-          now.toISOString(),
+          new Date(),
         ]);
+        // Under the row locks every process is IN_PROGRESS; should one not be, nothing commits.
+        if (marked.rowCount !== mine.length) throw new Error('the state table refuses create for a process');
         return mine;
       }),
     );

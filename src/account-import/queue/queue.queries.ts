@@ -1,9 +1,11 @@
 import { sql } from '../../infra/db/db.ts';
 import { IMPORT_PROCESS_TRANSITIONS as T } from '../../vocabulary/import-process-states.ts';
-import { sqlStates, sqlWord } from '../process-state-sql.ts';
+import { sqlWord, transitionSql } from '../process-state-sql.ts';
 
 /** The state a worker holds the processes it claimed in, under its lease. */
 const CLAIMED = sqlWord(T.claim.to);
+
+const claim = transitionSql('claim', { at: 'now()', alias: 'p' });
 
 export interface ClaimedProcess {
   id: string;
@@ -30,22 +32,18 @@ export const claimPendingProcesses = sql(
      SELECT p.id
        FROM import_processes p
        JOIN import_suppliers s ON s.code = p.import_supplier AND s.status = 'Ongoing'
-      WHERE p.status IN (${sqlStates(T.claim.from)}) AND p.schedule_window_start <= now() AND p.schedule_window_end > now()
+      WHERE ${claim.from} AND p.schedule_window_start <= now() AND p.schedule_window_end > now()
       ORDER BY p.schedule_window_start, p.id
       LIMIT $2
         FOR UPDATE OF p SKIP LOCKED
    ), claimed AS (
      UPDATE import_processes p
-        SET status = ${CLAIMED}, locked_by = $1, locked_until = now() + make_interval(secs => $3),
-            attempts = p.attempts + 1, modified_at = now(),
-            latest_event = jsonb_build_object('event', ${sqlWord(T.claim.event)},
-                                              'occurred_at', to_jsonb(now()), 'data', NULL),
-            latest_error = NULL
+        SET ${claim.set}, locked_by = $1, locked_until = now() + make_interval(secs => $3),
+            attempts = p.attempts + 1, latest_error = NULL
        FROM due WHERE p.id = due.id
      RETURNING p.id, p.import_supplier, p.external_account_number, p.payload, p.is_dry_run
    ), events AS (
-     INSERT INTO import_process_events (import_process_id, event, occurred_at)
-     SELECT id, ${sqlWord(T.claim.event)}, now() FROM claimed
+     ${claim.events('claimed')}
    )
    SELECT c.*, coalesce((s.config->>'send_welcome_emails')::boolean, false) AS send_welcome_emails,
           coalesce((s.config->>'dry_run_only')::boolean, false) AS dry_run_only
@@ -69,20 +67,24 @@ export const lockOwnedProcesses = sql(
       FOR UPDATE`,
 );
 
-/** Processes $1 (ids) now have accounts $2 (ids): created (PROCESSED), each with its event, in one statement. */
+const create = transitionSql('create', { at: '$3::timestamptz', alias: 'p' });
+
+/**
+ * Processes $1 (ids) now have accounts $2 (ids): created (PROCESSED) at $3, each with its
+ * event, in one statement that counts the events (a process no longer IN_PROGRESS moves not).
+ */
 export const markProcessed = sql(
   'markImportProcessesProcessed',
   `WITH done AS (
      SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS d(id, account_id)
-   ), updated AS (
+   ), moved AS (
      UPDATE import_processes p
-        SET status = ${sqlWord(T.create.to)}, latest_error = NULL, modified_at = $3,
-            latest_event = jsonb_build_object('event', ${sqlWord(T.create.event)}, 'occurred_at', $4::text, 'data', NULL),
-            account_id = done.account_id, locked_by = NULL, locked_until = NULL
-       FROM done WHERE p.id = done.id
+        SET ${create.set}, latest_error = NULL, account_id = done.account_id,
+            locked_by = NULL, locked_until = NULL
+       FROM done WHERE p.id = done.id AND ${create.from}
+     RETURNING p.id
    )
-   INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
-   SELECT id, ${sqlWord(T.create.event)}, $3, NULL FROM done`,
+   ${create.events('moved')}`,
 );
 
 /**
@@ -106,44 +108,42 @@ export interface MaintainedProcess {
   is_dry_run?: boolean;
 }
 
+const release = transitionSql('release_lease', { at: 'now()', data: `'{"reason": "lease_expired"}'::jsonb` });
+
 /** Hands processes whose worker vanished (lease expired) back to PENDING; returns them. */
 export const releaseExpiredLeases = sql(
   'releaseExpiredLeases',
   `WITH expired AS (
      UPDATE import_processes
-        SET status = ${sqlWord(T.release_lease.to)}, locked_by = NULL, locked_until = NULL, modified_at = now(),
-            latest_event = jsonb_build_object('event', ${sqlWord(T.release_lease.event)},
-                                              'occurred_at', to_jsonb(now()), 'data', '{"reason": "lease_expired"}'::jsonb)
-      WHERE status IN (${sqlStates(T.release_lease.from)}) AND locked_until < now()
+        SET ${release.set}, locked_by = NULL, locked_until = NULL
+      WHERE ${release.from} AND locked_until < now()
      RETURNING id, import_supplier, external_account_number
    ), events AS (
-     INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
-     SELECT id, ${sqlWord(T.release_lease.event)}, now(), '{"reason": "lease_expired"}' FROM expired
+     ${release.events('expired')}
    )
    SELECT id, import_supplier, external_account_number FROM expired`,
 );
 
+const WINDOW_EXPIRED = `'{"code": "schedule_window_expired", "detail": "The process was not started before its schedule window ended.", "domain": "account_import"}'::jsonb`;
+const expire = transitionSql(
+  { column: 'is_dry_run', ifTrue: 'expire_dry_run_window', ifFalse: 'expire_window' },
+  { at: 'now()', data: WINDOW_EXPIRED },
+);
+
 /**
  * PENDING processes whose schedule window closed before a worker started them end ERRORED
- * (DRY_RUN_ERRORED for a dry run); both expiries start from the same states (the table's test).
- * Returns them.
+ * (DRY_RUN_ERRORED for a dry run); both expiries start from the same states (the builder
+ * checks). Returns them.
  */
 export const expireScheduleWindows = sql(
   'expireScheduleWindows',
   `WITH expired AS (
      UPDATE import_processes
-        SET status = CASE WHEN is_dry_run THEN ${sqlWord(T.expire_dry_run_window.to)} ELSE ${sqlWord(T.expire_window.to)} END,
-            modified_at = now(),
-            latest_error = '{"code": "schedule_window_expired", "detail": "The process was not started before its schedule window ended.", "domain": "account_import"}'::jsonb,
-            latest_event = jsonb_build_object(
-              'event', CASE WHEN is_dry_run THEN ${sqlWord(T.expire_dry_run_window.event)} ELSE ${sqlWord(T.expire_window.event)} END,
-              'occurred_at', to_jsonb(now()),
-              'data', '{"code": "schedule_window_expired", "detail": "The process was not started before its schedule window ended.", "domain": "account_import"}'::jsonb)
-      WHERE status IN (${sqlStates(T.expire_window.from)}) AND schedule_window_end <= now()
-     RETURNING id, import_supplier, external_account_number, is_dry_run, latest_event
+        SET ${expire.set}, latest_error = ${WINDOW_EXPIRED}
+      WHERE ${expire.from} AND schedule_window_end <= now()
+     RETURNING id, import_supplier, external_account_number, is_dry_run
    ), events AS (
-     INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
-     SELECT id, latest_event->>'event', now(), latest_event->'data' FROM expired
+     ${expire.events('expired')}
    )
    SELECT id, import_supplier, external_account_number, is_dry_run FROM expired`,
 );

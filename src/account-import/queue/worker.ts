@@ -12,10 +12,10 @@ import type { FerryConfig } from '../../config.ts';
 import { localDate } from '../../infra/clock.ts';
 import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
 import { startLeaseLoop } from '../../infra/lease-loop.ts';
-import { recordTransition } from '../import-process.queries.ts';
 import { foldTallyChanges } from '../metrics/import-metrics.queries.ts';
 import { workerBatchDuration } from '../metrics/worker-metrics.ts';
 import { type EventProcess, logProcessEvents } from '../process-event-log.ts';
+import { recordTransition } from '../process-transitions.queries.ts';
 import { type ImportOutcome, processImport, processImportBatch } from './process-import.ts';
 import {
   type ClaimedProcess,

@@ -9,8 +9,8 @@ import {
   IMPORT_PROCESS_TRANSITIONS,
   type ImportProcessStatus,
 } from '../../vocabulary/import-process-states.ts';
-import { type LatestEvent, recordTransitions } from '../import-process.queries.ts';
-import { sqlWord } from '../process-state-sql.ts';
+import { startSql } from '../process-state-sql.ts';
+import { recordTransitions } from '../process-transitions.queries.ts';
 
 export interface ScheduleInput {
   supplier: string;
@@ -30,33 +30,36 @@ export type ScheduleOutcome =
   | { kind: 'in_progress' }
   | { kind: 'already_imported'; accountNumber: string };
 
+const start = startSql('schedule', { at: 'requested_at' });
+
 /**
- * New processes, each with its CREATED event, in one statement (no transaction needed); the
- * keys returned are those inserted, a process that exists already is left alone.
+ * New processes, each with its CREATED event (at its request's time), in one statement (no
+ * transaction needed); the keys returned are those inserted, a process that exists already is
+ * left alone.
  */
 const insertProcesses = sql(
   'insertImportProcesses',
   `WITH staged AS (
      SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
        import_supplier text, external_account_number text, payload jsonb, is_dry_run boolean,
-       schedule_window_start timestamptz, schedule_window_end timestamptz, latest_event jsonb)
+       schedule_window_start timestamptz, schedule_window_end timestamptz, requested_at timestamptz)
    ), created AS (
      INSERT INTO import_processes
-            (import_supplier, external_account_number, status, payload, is_dry_run,
-             schedule_window_start, schedule_window_end, latest_event)
-     SELECT import_supplier, external_account_number, ${sqlWord(IMPORT_PROCESS_TRANSITIONS.schedule.to)}, payload, is_dry_run,
-            schedule_window_start, schedule_window_end, latest_event
+            (import_supplier, external_account_number, payload, is_dry_run,
+             schedule_window_start, schedule_window_end, ${start.columns})
+     SELECT import_supplier, external_account_number, payload, is_dry_run,
+            schedule_window_start, schedule_window_end, ${start.values}
        FROM staged
      ON CONFLICT (import_supplier, external_account_number) DO NOTHING
      RETURNING id, import_supplier, external_account_number, latest_event
    ), event AS (
-     INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
-     SELECT id, latest_event->>'event', (latest_event->>'occurred_at')::timestamptz, NULL FROM created
+     ${start.events('created')}
    )
    SELECT import_supplier, external_account_number FROM created`,
 );
 
-type NewProcess = ScheduleInput & { created: LatestEvent };
+/** A process to insert, and when its request asked for it (its CREATED event's time). */
+type NewProcess = ScheduleInput & { requestedAt: string };
 const keyOf = (supplier: string, external: string) => `${supplier}\u0000${external}`;
 
 /** Inserts the processes that do not exist yet; true for each one inserted. */
@@ -74,7 +77,7 @@ async function insertNewProcesses(db: Queryable, items: NewProcess[]): Promise<b
     is_dry_run: i.isDryRun,
     schedule_window_start: i.scheduleWindowStart.toISOString(),
     schedule_window_end: i.scheduleWindowEnd.toISOString(),
-    latest_event: i.created,
+    requested_at: i.requestedAt,
   }));
   const inserted = new Set(
     (
@@ -222,17 +225,13 @@ export async function scheduleImportProcesses(
   inputs: ScheduleInput[],
   insertNew: InsertNewProcesses = insertAtOnce(db),
 ): Promise<ScheduleOutcome[]> {
-  const created: LatestEvent = {
-    event: IMPORT_PROCESS_TRANSITIONS.schedule.event,
-    occurred_at: new Date().toISOString(),
-    data: null,
-  };
+  const requestedAt = new Date().toISOString();
   const lastOf = new Map<string, number>();
   for (const [i, input] of inputs.entries())
     lastOf.set(keyOf(input.supplier, input.externalAccountNumber), i);
   const applied = [...lastOf.values()].sort((a, b) => a - b);
   // The common case, new accounts: one statement.
-  const inserted = await insertNew(applied.map((i) => ({ ...inputs[i], created })));
+  const inserted = await insertNew(applied.map((i) => ({ ...inputs[i], requestedAt })));
   const outcomes = new Map<number, ScheduleOutcome>();
   const existing = applied.filter((i, k) => {
     if (inserted[k]) outcomes.set(i, { kind: 'created' });

@@ -3,22 +3,21 @@
  * and the V1 process endpoint that turns it into an account in the request.
  */
 import { type Queryable, sql } from '../../infra/db/db.ts';
-import {
-  IMPORT_PROCESS_TRANSITIONS,
-  type ImportProcessStatus,
-} from '../../vocabulary/import-process-states.ts';
-import { sqlWord } from '../process-state-sql.ts';
+import type { ImportProcessStatus } from '../../vocabulary/import-process-states.ts';
+import { startSql } from '../process-state-sql.ts';
 
+const stage = startSql('stage', { at: '$4::timestamptz' });
+
+/** A new STAGED process for supplier $1 and external number $2, payload $3, at $4; none when it exists. */
 export const insertStagedProcess = sql(
   'insertStagedImportProcess',
   `WITH created AS (
-     INSERT INTO import_processes (import_supplier, external_account_number, status, payload, latest_event)
-     VALUES ($1, $2, ${sqlWord(IMPORT_PROCESS_TRANSITIONS.stage.to)}, $3, $4)
+     INSERT INTO import_processes (import_supplier, external_account_number, payload, ${stage.columns})
+     VALUES ($1, $2, $3, ${stage.values})
      ON CONFLICT (import_supplier, external_account_number) DO NOTHING
-     RETURNING id
+     RETURNING id, latest_event
    ), event AS (
-     INSERT INTO import_process_events (import_process_id, event, occurred_at, data)
-     SELECT id, $4::jsonb->>'event', ($4::jsonb->>'occurred_at')::timestamptz, NULL FROM created
+     ${stage.events('created')}
    )
    SELECT id FROM created`,
 );

@@ -19,11 +19,12 @@ import { item } from '../../errors/error-items.ts';
 import { localDate } from '../../infra/clock.ts';
 import { type Db, withTransientRetry } from '../../infra/db/db.ts';
 import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
-import { allows, IMPORT_PROCESS_TRANSITIONS } from '../../vocabulary/import-process-states.ts';
+import { allows } from '../../vocabulary/import-process-states.ts';
 import { check, clockIn } from '../account-check.ts';
-import { findImportProcessStatus, type LatestEvent, recordTransition } from '../import-process.queries.ts';
 import { type EventLog, logProcessEvents } from '../process-event-log.ts';
+import { recordTransition } from '../process-transitions.queries.ts';
 import { refuseUnlessOngoing, supplierNotFound } from '../scheduling/scheduling.service.ts';
+import { findImportProcessStatus } from '../status/status.queries.ts';
 import {
   insertStagedProcess,
   lockImportProcess,
@@ -125,14 +126,10 @@ export async function stageAccount(
   }
   refuseUnlessOngoing(supplier);
   const external = String(parsed.payload.external_account_number);
-  const staged: LatestEvent = {
-    event: IMPORT_PROCESS_TRANSITIONS.stage.event,
-    occurred_at: new Date().toISOString(),
-    data: null,
-  };
+  const now = new Date();
   const created = await withTransientRetry(() =>
     db.transaction(async (tx) => {
-      const inserted = await tx.query(insertStagedProcess, [supplier.code, external, parsed.payload, staged]);
+      const inserted = await tx.query(insertStagedProcess, [supplier.code, external, parsed.payload, now]);
       if (inserted.rowCount !== 0) return true;
       const existing = (await lockImportProcess(tx, supplier.code, external))!;
       if (existing.account_number !== null) throw alreadyImported(external, existing.account_number);

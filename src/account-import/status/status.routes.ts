@@ -9,7 +9,7 @@ import {
   findImportProcessStatuses,
   type ImportProcessStatusRow,
   importProcessStatusReader,
-} from '../import-process.queries.ts';
+} from './status.queries.ts';
 import { listAsJsonStream, type ProcessListKind } from './supplier-lists.ts';
 
 /** The V1 (account-transfer-status) projection of a V2 state (docs/product.md, Status and lists). */
