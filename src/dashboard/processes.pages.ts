@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { refuseUnlessDone } from '../account-import/operator/process.admin-routes.ts';
-import { cancelImportProcess, retryImportProcess } from '../account-import/operator/process-actions.queries.ts';
+import {
+  cancelImportProcess,
+  retryImportProcess,
+} from '../account-import/operator/process-actions.queries.ts';
 import { findImportProcessDetail } from '../account-import/operator/process-detail.queries.ts';
 import { listProcessesPage } from '../account-import/operator/process-lists.queries.ts';
 import { logProcessEvents } from '../account-import/process-event-log.ts';

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { exportProcesses } from '../../src/account-import/operator/process-exports.ts';
 import { BULK_PAGE_SIZE } from '../../src/account-import/operator/process-actions.queries.ts';
+import { exportProcesses } from '../../src/account-import/operator/process-exports.ts';
 import { EXPORT_PAGE_SIZE } from '../../src/account-import/operator/process-lists.queries.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
 import { IMPORT_PROCESS_STATUSES } from '../../src/vocabulary/import-process-states.ts';
@@ -213,7 +213,8 @@ describe('operator process lists, exports, bulk actions and progress', () => {
       sql(
         '',
         `SELECT count(*)::int AS n FROM import_process_events e JOIN import_processes p ON p.id = e.import_process_id
-          WHERE p.import_supplier = 'BIG' AND e.data->>'retried_by' = 'operator' AND e.data->>'bulk' = 'true'`,
+          WHERE p.import_supplier = 'BIG' AND e.event = 'EVENT_ACCOUNT_IMPORT_PROCESS_RETRIED'
+            AND e.data->>'by' = 'operator' AND e.data->>'bulk' = 'true'`,
       ),
     );
     assert.equal(rows[0].n, 2_600);

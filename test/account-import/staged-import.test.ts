@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { findImportProcessStatus } from '../../src/account-import/status/status.queries.ts';
 import { InFlightCounter } from '../../src/account-import/staging/staging.routes.ts';
+import { findImportProcessStatus } from '../../src/account-import/status/status.queries.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { findImportProcessStatus } from '../../src/account-import/status/status.queries.ts';
 import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
+import { findImportProcessStatus } from '../../src/account-import/status/status.queries.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { admin, createTestApp, type TestApp } from '../helpers/test-app.ts';
