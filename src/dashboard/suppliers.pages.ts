@@ -48,13 +48,21 @@ function pauseOrResume(ctx: PageContext, s: { code: string; status: string }) {
   });
 }
 
+/** A state as a column heading that may break after its underscores (DRY_RUN_SUCCEEDED is wide). */
+const stateHeading = (state: string) =>
+  state.split('_').map((part, i) => (i === 0 ? part : html`_<wbr>${part}`));
+
+// Pause/Resume sits beside the status it changes, not in a last column: a wide table scrolls
+// sideways, and a button at its far end was out of sight at 1366 px.
 function suppliersTable(ctx: PageContext, suppliers: SupplierWithCounts[]) {
   if (suppliers.length === 0) return html`<p>No import suppliers yet.</p>`;
-  return html`<div class="scroll"><table>
-<thead><tr><th scope="col">Supplier</th><th scope="col">Status</th>${IMPORT_PROCESS_STATUSES.map((s) => html`<th scope="col" class="num">${s}</th>`)}<th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+  return html`<div class="scroll"><table class="suppliers">
+<thead><tr><th scope="col">Supplier</th><th scope="col">Status</th>${IMPORT_PROCESS_STATUSES.map((s) => html`<th scope="col" class="num">${stateHeading(s)}</th>`)}</tr></thead>
 <tbody>${suppliers.map(
-    (s) => html`<tr><th scope="row"><a href="${supplierPath(s.code)}">${s.code}</a></th><td>${s.status}</td>
-${IMPORT_PROCESS_STATUSES.map((st) => html`<td class="num">${s.import_processes[st]}</td>`)}<td>${pauseOrResume(ctx, s)}</td></tr>`,
+    (
+      s,
+    ) => html`<tr><th scope="row"><a href="${supplierPath(s.code)}">${s.code}</a></th><td class="status">${s.status} ${pauseOrResume(ctx, s)}</td>
+${IMPORT_PROCESS_STATUSES.map((st) => html`<td class="num">${s.import_processes[st]}</td>`)}</tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -140,8 +148,9 @@ ${outboxSection(outbox)}`;
       const snap = await supplierSnapshot(db, code);
       if (!snap) throw notFound('No import supplier has that code.');
       const ctx = ctxOf(request, request.query);
-      const main = html`<p class="status">Status: <strong data-field="status">${snap.status}</strong> ${pauseOrResume(ctx, snap)}
-<a href="${processesPath(code)}">All processes</a></p>
+      // A div, not a p: a form closes an open p, which put the button on a line of its own.
+      const main = html`<div class="status">Status: <strong data-field="status">${snap.status}</strong> ${pauseOrResume(ctx, snap)}
+<a href="${processesPath(code)}">All processes</a></div>
 ${progressSection(snap)}
 ${await errorsSection(ctx, db, code)}`;
       return sendPage(reply, page(ctx, { title: `Supplier ${code}`, main, chart: true }));

@@ -190,6 +190,36 @@ describe('the operator dashboard, in headless Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Resume' }).waitFor();
   });
 
+  it('keeps Resume within the window and its container at 1366×768, on the supplier page and the overview', async () => {
+    // Where the Resume button is cut off: the window or a scrolling ancestor whose box it leaves.
+    const cutOffBy = () =>
+      page.evaluate(`(() => {
+        const button = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Resume');
+        const r = button.getBoundingClientRect();
+        const by = [];
+        if (r.left < 0 || r.right > innerWidth || r.top < 0 || r.bottom > innerHeight) by.push('window');
+        for (let p = button.parentElement; p; p = p.parentElement) {
+          if (getComputedStyle(p).overflowX === 'visible') continue;
+          const box = p.getBoundingClientRect();
+          if (r.left < box.left || r.right > box.right) by.push(p.tagName.toLowerCase() + '.' + p.className);
+        }
+        return by;
+      })()`);
+    await page.setViewportSize({ width: 1366, height: 768 });
+    try {
+      await page.goto(`${base}/dashboard/suppliers/${SUPPLIER}/`);
+      await page.getByRole('button', { name: 'Resume' }).waitFor();
+      assert.deepEqual(await cutOffBy(), [], 'the supplier page');
+      await shot('supplier-1366');
+      await page.goto(`${base}/dashboard/`);
+      await page.getByRole('button', { name: 'Resume' }).waitFor();
+      assert.deepEqual(await cutOffBy(), [], 'the overview');
+      await shot('overview-1366');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
   it('creates an API key shown once, and revokes it', async () => {
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByLabel('Name').fill('Supplier LIVE upload');
