@@ -68,7 +68,7 @@ describe('/metrics: the migration families', () => {
   it('counts a small migration exactly: processes per state, accounts created, errors by code, queue lag, batches', async () => {
     const before = await scrape();
     assert.deepEqual(family(before, 'ferry_import_processes{'), {});
-    assert.equal(before.get('ferry_accounts_created_total'), 0);
+    assert.deepEqual(family(before, 'ferry_accounts_created_total'), {});
     assert.deepEqual(family(before, 'ferry_import_errors_total{'), {});
     assert.equal(before.get('ferry_import_queue_lag_seconds'), 0);
 
@@ -95,6 +95,10 @@ describe('/metrics: the migration families', () => {
       ...processSamples('M1', { PENDING: 5 }),
       ...processSamples('M2', { PENDING: 2 }),
     });
+    assert.deepEqual(family(staged, 'ferry_accounts_created_total'), {
+      'ferry_accounts_created_total{supplier="M1"}': 0,
+      'ferry_accounts_created_total{supplier="M2"}': 0,
+    });
     const lag = staged.get('ferry_import_queue_lag_seconds')!;
     assert.ok(lag >= 3600 && lag < 3660, `queue lag ${lag}`);
 
@@ -106,9 +110,12 @@ describe('/metrics: the migration families', () => {
       ...processSamples('M1', { PROCESSED: 3, ERRORED: 1, CANCELLED: 1 }),
       ...processSamples('M2', { PROCESSED: 2 }),
     });
-    assert.equal(done.get('ferry_accounts_created_total'), 5);
+    assert.deepEqual(family(done, 'ferry_accounts_created_total'), {
+      'ferry_accounts_created_total{supplier="M1"}': 3,
+      'ferry_accounts_created_total{supplier="M2"}': 2,
+    });
     assert.deepEqual(family(done, 'ferry_import_errors_total{'), {
-      'ferry_import_errors_total{code="meter_point_on_another_account"}': 1,
+      'ferry_import_errors_total{supplier="M1",code="meter_point_on_another_account"}': 1,
     });
     assert.equal(done.get('ferry_import_queue_lag_seconds'), 0);
     const batches = done.get('ferry_worker_batch_duration_seconds_count')!;
@@ -121,9 +128,10 @@ describe('/metrics: the migration families', () => {
     const retried = await scrape();
     assert.equal(retried.get('ferry_import_processes{supplier="M1",status="ERRORED"}'), 1);
     assert.deepEqual(family(retried, 'ferry_import_errors_total{'), {
-      'ferry_import_errors_total{code="meter_point_on_another_account"}': 2,
+      'ferry_import_errors_total{supplier="M1",code="meter_point_on_another_account"}': 2,
     });
-    assert.equal(retried.get('ferry_accounts_created_total'), 5);
+    assert.equal(retried.get('ferry_accounts_created_total{supplier="M1"}'), 3);
+    assert.equal(retried.get('ferry_accounts_created_total{supplier="M2"}'), 2);
 
     // Folding the changes into the tallies changes no value.
     assert.ok((await tallyChanges()) > 0);
@@ -179,9 +187,17 @@ describe('/metrics: the migration families', () => {
     for (const r of counted)
       expected[`ferry_import_processes{supplier="${r.import_supplier}",status="${r.status}"}`] = r.n;
     assert.deepEqual(family(await scrape(), 'ferry_import_processes{'), expected);
-    const accounts = (await t.db.query<{ n: number }>(sql('', 'SELECT count(*)::int AS n FROM accounts')))
-      .rows[0].n;
-    assert.equal((await scrape()).get('ferry_accounts_created_total'), accounts);
+    const accounts = (
+      await t.db.query<{ import_supplier: string; n: number }>(
+        sql('', 'SELECT import_supplier, count(*)::int AS n FROM accounts GROUP BY 1'),
+      )
+    ).rows;
+    assert.deepEqual(
+      family(await scrape(), 'ferry_accounts_created_total'),
+      Object.fromEntries(
+        accounts.map((r) => [`ferry_accounts_created_total{supplier="${r.import_supplier}"}`, r.n]),
+      ),
+    );
   });
 
   it("serves a worker process's own registry on its metrics port (`ferry worker` with METRICS_PORT)", async () => {

@@ -16,9 +16,12 @@ const FOLD_AT_SCRAPE = 1_000;
 const ERROR_STATES = new Set(['ERRORED', 'DRY_RUN_ERRORED']);
 
 interface Snapshot {
+  /** Supplier → state → processes now. Every supplier with processes is here. */
   processes: Map<string, Map<string, number>>;
-  accountsCreated: number;
-  errors: Map<string, number>;
+  /** Supplier → entries into PROCESSED. */
+  accountsCreated: Map<string, number>;
+  /** Supplier → error code → entries into an error state. */
+  errors: Map<string, Map<string, number>>;
   queueLagSeconds: number;
 }
 
@@ -29,7 +32,7 @@ async function readSnapshot(db: Queryable, log: Pick<FastifyBaseLogger, 'warn'>)
   ]);
   const snapshot: Snapshot = {
     processes: new Map(),
-    accountsCreated: 0,
+    accountsCreated: new Map(),
     errors: new Map(),
     queueLagSeconds: Number(lag.rows[0]?.seconds ?? 0),
   };
@@ -39,9 +42,17 @@ async function readSnapshot(db: Queryable, log: Pick<FastifyBaseLogger, 'warn'>)
     const bySupplier = snapshot.processes.get(row.import_supplier) ?? new Map<string, number>();
     bySupplier.set(row.status, (bySupplier.get(row.status) ?? 0) + Number(row.processes));
     snapshot.processes.set(row.import_supplier, bySupplier);
-    if (row.status === 'PROCESSED') snapshot.accountsCreated += Number(row.entered);
+    const supplier = row.import_supplier;
+    if (row.status === 'PROCESSED') {
+      snapshot.accountsCreated.set(
+        supplier,
+        (snapshot.accountsCreated.get(supplier) ?? 0) + Number(row.entered),
+      );
+    }
     if (ERROR_STATES.has(row.status)) {
-      snapshot.errors.set(row.error_code, (snapshot.errors.get(row.error_code) ?? 0) + Number(row.entered));
+      const byCode = snapshot.errors.get(supplier) ?? new Map<string, number>();
+      byCode.set(row.error_code, (byCode.get(row.error_code) ?? 0) + Number(row.entered));
+      snapshot.errors.set(supplier, byCode);
     }
   }
   if (changes >= FOLD_AT_SCRAPE) {
@@ -51,9 +62,10 @@ async function readSnapshot(db: Queryable, log: Pick<FastifyBaseLogger, 'warn'>)
 }
 
 /**
- * Registers ferry_import_processes{supplier,status}, ferry_accounts_created_total,
- * ferry_import_errors_total{code} and ferry_import_queue_lag_seconds on `registry`. The families
- * of one scrape share one read; a read that fails (the database away) leaves the last values.
+ * Registers ferry_import_processes{supplier,status}, ferry_accounts_created_total{supplier},
+ * ferry_import_errors_total{supplier,code} and ferry_import_queue_lag_seconds on `registry`. The
+ * families of one scrape share one read; a read that fails (the database away) leaves the last
+ * values. A supplier with processes has an accounts-created sample, zero included.
  */
 export function registerImportMetrics(
   registry: Registry,
@@ -90,25 +102,28 @@ export function registerImportMetrics(
   });
   new Counter({
     name: 'ferry_accounts_created_total',
-    help: 'Accounts created by imports (processes that reached PROCESSED).',
+    help: 'Accounts created by imports (processes that reached PROCESSED), by supplier.',
+    labelNames: ['supplier'],
     registers: [registry],
     async collect() {
       const s = await read();
       if (!s) return;
       this.reset();
-      this.inc(s.accountsCreated);
+      for (const supplier of s.processes.keys()) this.inc({ supplier }, s.accountsCreated.get(supplier) ?? 0);
     },
   });
   new Counter({
     name: 'ferry_import_errors_total',
-    help: 'Import processes that ended in error (ERRORED or DRY_RUN_ERRORED), by error code.',
-    labelNames: ['code'],
+    help: 'Import processes that ended in error (ERRORED or DRY_RUN_ERRORED), by supplier and error code.',
+    labelNames: ['supplier', 'code'],
     registers: [registry],
     async collect() {
       const s = await read();
       if (!s) return;
       this.reset();
-      for (const [code, n] of s.errors) this.inc({ code }, n);
+      for (const [supplier, byCode] of s.errors) {
+        for (const [code, n] of byCode) this.inc({ supplier, code }, n);
+      }
     },
   });
   new Gauge({
