@@ -1,7 +1,7 @@
 /**
- * The import queue: the import_processes table is the queue. A worker (this loop) claims due
- * processes and creates their accounts; queue.queries.ts holds its SQL, process-import.ts the
- * account creation of what it claimed. `ferry worker` (src/worker-process.ts) runs one worker
+ * The import queue: the import_processes table is the queue. A worker (this file, on the lease
+ * loop of infra/lease-loop.ts) claims due processes and creates their accounts; queue.queries.ts
+ * holds its SQL, process-import.ts the account creation of what it claimed. `ferry worker` (src/worker-process.ts) runs one worker
  * without the API; `ferry serve` runs one beside it.
  */
 import { randomBytes } from 'node:crypto';
