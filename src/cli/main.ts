@@ -8,6 +8,7 @@ import { dumpSchema } from '../infra/db/schema-dump.ts';
 import { AdminApiError, ServiceUnreachableError } from './admin-client.ts';
 import { runAdminCommand } from './admin-commands.ts';
 import { commandHelp, didYouMean, suggestCommand, suggestOption } from './help.ts';
+import { stopWhenNpxParentEnds } from './npx-parent.ts';
 import { runPushCommand } from './push/push-command.ts';
 import { hearStdoutClosing, StdoutReaderGone, writeStdout } from './stdout.ts';
 
@@ -116,6 +117,7 @@ const OPTIONS = {
 
 export async function main(argv: string[]): Promise<number> {
   hearStdoutClosing();
+  stopWhenNpxParentEnds();
   // push has options of its own (docs/product.md, Push), parsed by its command.
   if (argv[0] === 'push') return runPushCommand(argv.slice(1));
   let parsed: ReturnType<
