@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CredentialThrottle } from '../auth/credential-throttle.ts';
 import { secretsEqual } from '../auth/operator-key.ts';
@@ -91,8 +92,11 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{
   });
 };
 
-function checkCsrf(session: DashboardSession, token: unknown) {
-  if (typeof token !== 'string' || !secretsEqual(token, session.csrfToken)) {
+/** What every dashboard form carries (each form's body schema lists `_csrf` as well). */
+const CsrfForm = Type.Object({ _csrf: Type.String() });
+
+function checkCsrf(session: DashboardSession, token: string | undefined) {
+  if (token === undefined || !secretsEqual(token, session.csrfToken)) {
     throw apiError(
       'permission_denied',
       'The form did not carry this session’s token (it may come from another site, or from before you signed in again). Reload the page and try again.',
@@ -115,8 +119,8 @@ export function guardWithSession(scope: FastifyInstance, db: Db) {
       throw apiError('not_authenticated', 'Sign in to the dashboard first.');
     }
     if (request.method === 'POST') {
-      const body = request.body as Record<string, unknown> | undefined;
-      checkCsrf(session, body?._csrf);
+      // The route's own schema has not run yet: CsrfForm alone checks, and types, the token.
+      checkCsrf(session, Value.Check(CsrfForm, request.body) ? request.body._csrf : undefined);
     }
     sessions.set(request, session);
   });
