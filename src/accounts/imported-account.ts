@@ -28,28 +28,26 @@ const accountNotFound = () =>
     'No imported account has that import_supplier and external_account_number (a staged account is not imported yet).',
   );
 
-/** The account, or 404 `not_found` when it is only staged or the identifiers are wrong. */
-export async function findImportedAccount(
-  q: Queryable,
-  supplier: string,
-  external: string,
-): Promise<ImportedAccount> {
-  const row = (await q.query<ImportedAccount>(selectAccount, [supplier, external])).rows[0];
+async function accountRow(q: Queryable, statement: typeof selectAccount, supplier: string, external: string) {
+  const row = (await q.query<ImportedAccount>(statement, [supplier, external])).rows[0];
   if (!row) throw accountNotFound();
   return row;
 }
+
+/** The account, or 404 `not_found` when it is only staged or the identifiers are wrong. */
+export const findImportedAccount = (
+  q: Queryable,
+  supplier: string,
+  external: string,
+): Promise<ImportedAccount> => accountRow(q, selectAccount, supplier, external);
 
 /**
  * The same, with the account row locked until the transaction ends: follow-up imports to one
  * account run one after another, so "already exists" checks and inserts cannot interleave
  * (50 identical concurrent requests have exactly one effect).
  */
-export async function lockImportedAccount(
+export const lockImportedAccount = (
   tx: Queryable,
   supplier: string,
   external: string,
-): Promise<ImportedAccount> {
-  const row = (await tx.query<ImportedAccount>(lockAccount, [supplier, external])).rows[0];
-  if (!row) throw accountNotFound();
-  return row;
-}
+): Promise<ImportedAccount> => accountRow(tx, lockAccount, supplier, external);

@@ -85,47 +85,55 @@ export function registerImportMetrics(
     return reading;
   };
 
+  /** A collect function that refills the metric from this scrape's snapshot (kept as it was when the read fails). */
+  const refill = <M extends { reset(): void }>(fill: (metric: M, s: Snapshot) => void) =>
+    async function collect(this: M) {
+      const s = await read();
+      if (!s) return;
+      this.reset();
+      fill(this, s);
+    };
+
   new Gauge({
     name: 'ferry_import_processes',
     help: 'Import processes by supplier and state, now.',
     labelNames: ['supplier', 'status'],
     registers: [registry],
-    async collect() {
-      const s = await read();
-      if (!s) return;
-      this.reset();
+    collect: refill((gauge, s) => {
       for (const [supplier, byStatus] of s.processes) {
         for (const status of IMPORT_PROCESS_STATUSES)
-          this.set({ supplier, status }, byStatus.get(status) ?? 0);
+          gauge.set({ supplier, status }, byStatus.get(status) ?? 0);
       }
-    },
+    }),
   });
-  new Counter({
-    name: 'ferry_accounts_created_total',
-    help: 'Accounts created by imports (processes that reached PROCESSED), by supplier.',
-    labelNames: ['supplier'],
-    registers: [registry],
-    async collect() {
-      const s = await read();
-      if (!s) return;
-      this.reset();
-      for (const supplier of s.processes.keys()) this.inc({ supplier }, s.accountsCreated.get(supplier) ?? 0);
+  const counters: {
+    name: string;
+    help: string;
+    labelNames: string[];
+    fill: (c: Counter, s: Snapshot) => void;
+  }[] = [
+    {
+      name: 'ferry_accounts_created_total',
+      help: 'Accounts created by imports (processes that reached PROCESSED), by supplier.',
+      labelNames: ['supplier'],
+      fill: (counter, s) => {
+        for (const supplier of s.processes.keys())
+          counter.inc({ supplier }, s.accountsCreated.get(supplier) ?? 0);
+      },
     },
-  });
-  new Counter({
-    name: 'ferry_import_errors_total',
-    help: 'Import processes that ended in error (ERRORED or DRY_RUN_ERRORED), by supplier and error code.',
-    labelNames: ['supplier', 'code'],
-    registers: [registry],
-    async collect() {
-      const s = await read();
-      if (!s) return;
-      this.reset();
-      for (const [supplier, byCode] of s.errors) {
-        for (const [code, n] of byCode) this.inc({ supplier, code }, n);
-      }
+    {
+      name: 'ferry_import_errors_total',
+      help: 'Import processes that ended in error (ERRORED or DRY_RUN_ERRORED), by supplier and error code.',
+      labelNames: ['supplier', 'code'],
+      fill: (counter, s) => {
+        for (const [supplier, byCode] of s.errors) {
+          for (const [code, n] of byCode) counter.inc({ supplier, code }, n);
+        }
+      },
     },
-  });
+  ];
+  for (const { fill, ...family } of counters)
+    new Counter({ ...family, registers: [registry], collect: refill(fill) });
   new Gauge({
     name: 'ferry_import_queue_lag_seconds',
     help: 'How long the due PENDING process a worker would claim next has been waiting (0: none due).',

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { apiError, notFound } from '../../errors/error-catalogue.ts';
-import { AdminObject, ErrorRef } from '../../http/schemas.ts';
+import { AdminObject, BadRequest, ErrorRef } from '../../http/schemas.ts';
 import type { Db } from '../../infra/db/db.ts';
 import type { ImportProcessStatus } from '../../vocabulary/import-process-states.ts';
 import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
@@ -79,39 +79,37 @@ export const importProcessAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = a
     },
   );
 
-  app.post(
-    '/import-processes/:supplier/:external/cancel/',
+  const actions = [
     {
-      schema: {
-        tags,
-        summary: 'Cancel a STAGED, PENDING, ERRORED or DRY_RUN_* process',
-        params: Params,
-        response: { 200: ProcessDetail, 400: ErrorRef, 404: ErrorRef },
-      },
+      path: 'cancel',
+      summary: 'Cancel a STAGED, PENDING, ERRORED or DRY_RUN_* process',
+      act: cancelImportProcess,
+      done: 'cancelled',
     },
-    async (request) => {
-      const { supplier, external } = request.params;
-      refuseUnlessDone(await cancelImportProcess(db, supplier, external), 'cancelled');
-      logProcessEvents(request.log, 'cancel', [{ supplier, externalAccountNumber: external }]);
-      return detailView(db, supplier, external);
-    },
-  );
-
-  app.post(
-    '/import-processes/:supplier/:external/retry/',
     {
-      schema: {
-        tags,
-        summary: 'Send an ERRORED process back to PENDING',
-        params: Params,
-        response: { 200: ProcessDetail, 400: ErrorRef, 404: ErrorRef },
+      path: 'retry',
+      summary: 'Send an ERRORED process back to PENDING',
+      act: retryImportProcess,
+      done: 'retried',
+    },
+  ] as const;
+  for (const { path, summary, act, done } of actions) {
+    app.post(
+      `/import-processes/:supplier/:external/${path}/`,
+      {
+        schema: {
+          tags,
+          summary,
+          params: Params,
+          response: { 200: ProcessDetail, 400: BadRequest, 404: ErrorRef },
+        },
       },
-    },
-    async (request) => {
-      const { supplier, external } = request.params;
-      refuseUnlessDone(await retryImportProcess(db, supplier, external), 'retried');
-      logProcessEvents(request.log, 'retry', [{ supplier, externalAccountNumber: external }]);
-      return detailView(db, supplier, external);
-    },
-  );
+      async (request) => {
+        const { supplier, external } = request.params;
+        refuseUnlessDone(await act(db, supplier, external), done);
+        logProcessEvents(request.log, path, [{ supplier, externalAccountNumber: external }]);
+        return detailView(db, supplier, external);
+      },
+    );
+  }
 };
