@@ -560,28 +560,19 @@ export interface components {
             non_field_errors: {
                 /** @enum {string} */
                 code: "account_import_process_already_imported";
+                /** @description Human-readable; do not parse. */
                 detail: string;
             };
-        } & {
-            [key: string]: unknown;
         };
         AccountAlreadyImportedV1: {
-            /** @description Machine-readable and stable. */
-            code: string;
+            /** @enum {string} */
+            code: "account_import_process_already_imported";
             /** @description Human-readable; do not parse. */
             detail: string;
-            domain?: string;
-            errors?: {
-                /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
-                attr: string;
-                code: string;
-                detail: string;
-            }[];
             external_account_number: string;
             non_field_errors: string[];
+            /** @description The account number on this service. */
             service_account_number: string;
-        } & {
-            [key: string]: unknown;
         };
         /** @description Business accounts only. */
         AccountBillingOptions: {
@@ -1524,20 +1515,23 @@ export interface components {
             smart_type: "NONE" | "SMETS1" | "SMETS1_ENROLLED" | "SMETS2";
             transfer_readings?: components["schemas"]["MeterTransferReading"][];
         };
+        /** @description An error: `code` says what happened, `detail` says it to a person. */
         Error: {
             /** @description Machine-readable and stable. */
             code: string;
             /** @description Human-readable; do not parse. */
             detail: string;
+            /** @description import_process on the account-import endpoints. */
             domain?: string;
-            errors?: {
-                /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
-                attr: string;
-                code: string;
-                detail: string;
-            }[];
-        } & {
-            [key: string]: unknown;
+        };
+        /** @description One problem with one field of the request. */
+        ErrorItem: {
+            /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
+            attr: string;
+            /** @description Machine-readable and stable: what is wrong with this field. */
+            code: string;
+            /** @description Human-readable; do not parse. */
+            detail: string;
         };
         /** @description Feed-in Tariff generator details. */
         Fit: {
@@ -2007,23 +2001,32 @@ export interface components {
             code: string;
             /** @description Human-readable; do not parse. */
             detail: string;
-            domain?: string;
             /** @description The same text as detail (the real deployment’s key). */
             error_detail: string;
-            errors?: {
-                /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
-                attr: string;
-                code: string;
-                detail: string;
-            }[];
             /** @description As in the request; "" when it had none. */
             external_account_number: string;
             /** @description As in the request; "" when it had none. */
             import_supplier: string;
             /** @description As in the request; "" when it had none. */
             reference: string;
-        } & {
-            [key: string]: unknown;
+            /** @description The payment vendor that refused or could not be reached. */
+            vendor?: string;
+        };
+        PaymentInstructionValidationError: {
+            /** @description Machine-readable and stable. */
+            code: string;
+            /** @description Human-readable; do not parse. */
+            detail: string;
+            /** @description The same text as detail (the real deployment’s key). */
+            error_detail: string;
+            /** @description Every problem found, at once. */
+            errors: components["schemas"]["ErrorItem"][];
+            /** @description As in the request; "" when it had none. */
+            external_account_number: string;
+            /** @description As in the request; "" when it had none. */
+            import_supplier: string;
+            /** @description As in the request; "" when it had none. */
+            reference: string;
         };
         PaymentPlan: {
             /** Format: date-time */
@@ -2445,8 +2448,9 @@ export interface components {
             value_taxed: string | number;
         };
         TransactionImportError: {
-            /** @description transaction_in_future, transaction_outside_open_statement_period, ... */
+            /** @description transaction_in_future or transaction_outside_open_statement_period. */
             code: string;
+            /** @description Human-readable; do not parse. */
             error_detail: string;
             /** @enum {string} */
             status: "TRANSACTION_IMPORT_ERROR";
@@ -2454,8 +2458,6 @@ export interface components {
             transaction_data: {
                 [key: string]: unknown;
             };
-        } & {
-            [key: string]: unknown;
         };
         TransferReading: {
             /** Format: date */
@@ -2519,6 +2521,17 @@ export interface components {
             value: string | number | boolean | {
                 [key: string]: unknown;
             } | unknown[];
+        };
+        /** @description The request is not valid: each problem is an item of `errors`. */
+        ValidationError: {
+            /** @description Machine-readable and stable. */
+            code: string;
+            /** @description Human-readable; do not parse. */
+            detail: string;
+            /** @description import_process on the account-import endpoints. */
+            domain?: string;
+            /** @description Every problem found, at once. */
+            errors: components["schemas"]["ErrorItem"][];
         };
         WarmHomeDiscount: {
             /**
@@ -2613,13 +2626,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
         };
@@ -2642,7 +2655,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2757,13 +2770,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
         };
@@ -2807,7 +2820,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2857,16 +2870,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2916,16 +2929,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3009,13 +3022,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
         };
@@ -3048,13 +3061,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
         };
@@ -3132,13 +3145,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
         };
@@ -3270,13 +3283,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
         };
@@ -3349,7 +3362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3443,16 +3456,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3500,16 +3513,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3557,16 +3570,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description The account exists, or a validation or state error. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] | components["schemas"]["AccountAlreadyImportedV1"];
+                    "application/json": components["schemas"]["AccountAlreadyImportedV1"] | components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3575,7 +3588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3584,7 +3597,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3636,16 +3667,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description The account exists, or a validation or state error. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] | components["schemas"]["AccountAlreadyImportedV1"];
+                    "application/json": components["schemas"]["AccountAlreadyImportedV1"] | components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3654,7 +3685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3663,7 +3694,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3701,7 +3750,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3710,7 +3768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3719,7 +3777,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3728,7 +3786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3764,7 +3822,16 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3773,7 +3840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3782,7 +3849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3791,7 +3858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3899,16 +3966,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3917,7 +3984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3926,7 +3993,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3935,7 +4002,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3971,7 +4056,16 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3980,7 +4074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3989,7 +4083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3998,7 +4092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4090,16 +4184,16 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4108,7 +4202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4117,7 +4211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4126,7 +4220,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4198,16 +4310,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, a permanent vendor refusal or account_has_active_instruction. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentInstructionError"];
+                    "application/json": components["schemas"]["PaymentInstructionValidationError"] | components["schemas"]["PaymentInstructionError"];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4216,7 +4328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4234,7 +4346,25 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentInstructionError"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description The body is larger than 5 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentInstructionError"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentInstructionError"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4279,7 +4409,16 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4288,7 +4427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4297,7 +4436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4306,7 +4445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4565,16 +4704,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description A validation error, or the first transaction that cannot be added and why. */
+            /** @description The first transaction that cannot be added and why, or a validation error. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] | components["schemas"]["TransactionImportError"];
+                    "application/json": components["schemas"]["TransactionImportError"] | components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4583,7 +4722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4592,7 +4731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4601,7 +4740,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4634,16 +4791,16 @@ export interface operations {
                     "application/json": components["schemas"]["AccountPayload"];
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description The account exists, or a validation or state error. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] | components["schemas"]["AccountAlreadyImportedV1"];
+                    "application/json": components["schemas"]["AccountAlreadyImportedV1"] | components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4652,7 +4809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4661,7 +4818,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4766,16 +4941,16 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description A validation or state error, or the account exists. */
+            /** @description The account exists, or a validation or state error. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] | components["schemas"]["AccountAlreadyImported"];
+                    "application/json": components["schemas"]["AccountAlreadyImported"] | components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4784,7 +4959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4793,7 +4968,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4848,7 +5041,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4857,7 +5059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4866,7 +5068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4875,7 +5077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4929,7 +5131,7 @@ export interface operations {
                     "application/json": {
                         results: {
                             /** @description The create endpoint's body for this account: {} when scheduled. */
-                            body: components["schemas"]["Error"] | components["schemas"]["AccountAlreadyImported"] | components["schemas"]["BulkCreated"];
+                            body: components["schemas"]["AccountAlreadyImported"] | components["schemas"]["ValidationError"] | components["schemas"]["Error"] | components["schemas"]["BulkCreated"];
                             /** @description As the line names it (bare or wrapped); null when it names none or cannot be read. */
                             external_account_number: string | null;
                             /** @description The status the create endpoint would have answered for this account alone. */
@@ -4938,16 +5140,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4956,7 +5158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4965,7 +5167,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5042,16 +5262,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5060,7 +5280,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5069,7 +5289,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5122,16 +5360,16 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description The request is not valid; nothing was changed. */
+            /** @description A validation failure, or another refusal. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
-            /** @description No, or no valid, credentials. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5140,7 +5378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credentials do not cover this import supplier. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5149,7 +5387,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests: retry after the Retry-After header. */
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../errors/error-catalogue.ts';
-import { AdminObject, ErrorRef, NoContent } from '../http/schemas.ts';
+import { AdminObject, BadRequest, ErrorRef, NoContent } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
 import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import { type ApiKeyRecord, createApiKey, listApiKeys } from './api-keys.ts';
@@ -50,7 +50,7 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db; keyScopes: K
         tags,
         summary: 'Issue an API key (the key is shown only in this answer)',
         body: CreateBody,
-        response: { 201: AdminObject({ ...ApiKeyView.properties, key: Type.String() }), 400: ErrorRef },
+        response: { 201: AdminObject({ ...ApiKeyView.properties, key: Type.String() }), 400: BadRequest },
       },
     },
     async (request, reply) => {

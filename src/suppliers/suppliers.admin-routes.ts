@@ -7,7 +7,7 @@ import {
   validationFailed,
 } from '../errors/error-catalogue.ts';
 import { item } from '../errors/error-items.ts';
-import { AdminObject, ErrorRef, StringEnum } from '../http/schemas.ts';
+import { AdminObject, BadRequest, ErrorRef, StringEnum } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
 import { IMPORT_PROCESS_STATUSES } from '../vocabulary/import-process-states.ts';
 import { wireDatetime } from '../vocabulary/wire-datetime.ts';
@@ -146,7 +146,7 @@ export const supplierAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db; suppliers:
         tags,
         summary: 'Create an import supplier',
         body: CreateBody,
-        response: { 201: SupplierView, 400: ErrorRef },
+        response: { 201: SupplierView, 400: BadRequest },
       },
     },
     async (request, reply) => {
@@ -209,7 +209,7 @@ export const supplierAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db; suppliers:
         summary: 'Change status, document root or configuration',
         params: CodeParams,
         body: PatchBody,
-        response: { 200: SupplierView, 400: ErrorRef, 404: ErrorRef },
+        response: { 200: SupplierView, 400: BadRequest, 404: ErrorRef },
       },
     },
     async (request) => {

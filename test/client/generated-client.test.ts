@@ -17,7 +17,7 @@ import { stageProcess } from '../helpers/processes.ts';
 import { admin, createTestApp, OPERATOR_KEY, type TestApp, tokenFor } from '../helpers/test-app.ts';
 
 const SUPPLIER = 'TYPED_ENERGY';
-const PROGRAMS = ['client-program.ts', 'v1-program.ts', 'operator-program.ts'];
+const PROGRAMS = ['client-program.ts', 'v1-program.ts', 'operator-program.ts', 'error-program.ts'];
 const OPS_SUPPLIER = 'TYPED_OPS';
 
 describe('a client generated from /openapi.json', () => {
@@ -33,7 +33,8 @@ describe('a client generated from /openapi.json', () => {
 
   before(async () => {
     sim = await startVendorSimulator();
-    t = await createTestApp(sim.env);
+    // A rate limit the error program can exceed in one burst (the others stay far below it).
+    t = await createTestApp({ ...sim.env, RATE_LIMIT_PER_SECOND: '50' });
     t.app.addHook('onResponse', async (request) => {
       used.add(`${request.method} ${request.routeOptions.url?.replace(/:(\w+)/g, '{$1}')}`);
     });
@@ -94,7 +95,7 @@ describe('a client generated from /openapi.json', () => {
   });
 
   it('validates, schedules, polls and posts every follow-up through it', async () => {
-    // Imported from the copy beside the generated types (the repository's tsconfig leaves it out).
+    // Imported from the copy beside the freshly generated types.
     const { runClientProgram } = (await import(join(dir, 'client-program.ts'))) as {
       runClientProgram(input: Record<string, unknown>): Promise<{ accountNumber: string; steps: string[] }>;
     };
@@ -118,6 +119,36 @@ describe('a client generated from /openapi.json', () => {
       'transactions 201 TRANSACTION_ADDED_TO_ACCOUNT',
       'statements 201',
       'payment instruction 201',
+    ]);
+  });
+
+  it('reads every error body it provokes, each field typed, with no cast', async () => {
+    const { runErrorProgram } = (await import(join(dir, 'error-program.ts'))) as {
+      runErrorProgram(input: Record<string, unknown>): Promise<string[]>;
+    };
+    // Account 1 was imported by the supplier program above.
+    const imported = accountFor(SUPPLIER, 1);
+    const invalid = accountFor(SUPPLIER, 9);
+    invalid.customers[0].landline = 'not a phone';
+    const steps = await runErrorProgram({
+      baseUrl,
+      token,
+      burstToken: (await tokenFor(t.app, [SUPPLIER])).token,
+      supplier: SUPPLIER,
+      imported,
+      invalid,
+      ratePerSecond: t.config.rateLimitPerSecond,
+    });
+    assert.deepEqual(steps, [
+      'validate 400 account_failed_validation customers.0.landline invalid_phone_number',
+      'create 400 import_process_failed_validation import_process customers.0.landline invalid_phone_number',
+      'already imported 400 account_import_process_already_imported true',
+      'transactions 400 TRANSACTION_IMPORT_ERROR transaction_in_future true future-1',
+      'payment instruction 400 payment_instruction_not_found GOCARDLESS MD000NOSUCHMANDATE true',
+      `payment instruction 400 validation_error external_account_number blank, reference blank "${SUPPLIER}"`,
+      '404 not_found 401 not_authenticated 403 permission_denied',
+      '415 unsupported_media_type 413 payload_too_large',
+      '429 throttled true',
     ]);
   });
 

@@ -77,4 +77,24 @@ describe('the OpenAPI document', () => {
       .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     assert.deepEqual(errors, []);
   });
+
+  it('names each error body as a component with the fields it always has required', () => {
+    const { components } = document as unknown as {
+      components: { schemas: Record<string, { required?: string[]; additionalProperties?: unknown }> };
+    };
+    const required = (schema: string) => [...(components.schemas[schema].required ?? [])].sort();
+    assert.deepEqual(required('Error'), ['code', 'detail']);
+    assert.deepEqual(required('ValidationError'), ['code', 'detail', 'errors']);
+    assert.deepEqual(required('ErrorItem'), ['attr', 'code', 'detail']);
+    assert.deepEqual(required('AccountAlreadyImported'), ['account_id', 'non_field_errors']);
+    assert.deepEqual(required('TransactionImportError'), [
+      'code',
+      'error_detail',
+      'status',
+      'transaction_data',
+    ]);
+    // No index signature in generated types: the bodies are told apart with `in`.
+    for (const schema of ['Error', 'ValidationError', 'AccountAlreadyImported', 'TransactionImportError'])
+      assert.equal(components.schemas[schema].additionalProperties, undefined, schema);
+  });
 });

@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import { notFound, validationFailed } from '../../errors/error-catalogue.ts';
 import { item } from '../../errors/error-items.ts';
-import { AdminObject, ErrorRef, StringEnum } from '../../http/schemas.ts';
+import { AdminObject, BadRequest, ErrorRef, StringEnum } from '../../http/schemas.ts';
 import type { Db } from '../../infra/db/db.ts';
 import { findSupplier } from '../../suppliers/suppliers.queries.ts';
 import { IMPORT_PROCESS_STATUSES } from '../../vocabulary/import-process-states.ts';
-import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, exportProcesses } from './process-exports.ts';
 import { bulkTransition } from './process-actions.queries.ts';
+import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, exportProcesses } from './process-exports.ts';
 import { type ProcessFilter, supplierCodes } from './process-filter.queries.ts';
 import { listProcessesPage } from './process-lists.queries.ts';
 import { supplierProgress } from './supplier-activity.queries.ts';
@@ -159,7 +159,7 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
         tags,
         summary: 'Processes by supplier, status and latest error code, one keyset page at a time',
         querystring: ListQuery,
-        response: { 200: ProcessPage, 400: ErrorRef },
+        response: { 200: ProcessPage, 400: BadRequest },
       },
     },
     async (request) => {
@@ -189,7 +189,7 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
               'application/x-ndjson': { schema: Type.String() },
             },
           },
-          400: ErrorRef,
+          400: BadRequest,
         },
       },
     },
@@ -217,7 +217,7 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
               ? 'Cancel every process a filter matches (where the state table allows it)'
               : 'Retry every ERRORED process a filter matches',
           body: FilterBody,
-          response: { 200: bulkOutcome(action), 400: ErrorRef },
+          response: { 200: bulkOutcome(action), 400: BadRequest },
         },
       },
       async (request) => {
@@ -241,7 +241,7 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
         summary: "A supplier's accounts created per minute, for charts",
         params: Type.Object({ code: Type.String() }),
         querystring: ProgressQuery,
-        response: { 200: Progress, 400: ErrorRef, 404: ErrorRef },
+        response: { 200: Progress, 400: BadRequest, 404: ErrorRef },
       },
     },
     async (request) => {

@@ -13,7 +13,7 @@ import {
   documentedOnly,
   isJsonObject,
 } from '../../http/json-body.ts';
-import { AnyOf, authErrorResponses, ErrorRef, OneOf } from '../../http/schemas.ts';
+import { AnyOf, authErrorResponses, BadRequest, bodyErrorResponses } from '../../http/schemas.ts';
 import type { Db } from '../../infra/db/db.ts';
 import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
 import { sharedAccountCheckPool } from '../account-check-pool.ts';
@@ -62,7 +62,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
         description:
           'The account payload, bare or wrapped as {payload}. 200 {} when valid; otherwise every error at once.',
         body: AccountBody,
-        response: { 200: Type.Object({}), 400: ErrorRef, ...authErrorResponses },
+        response: { 200: Type.Object({}), 400: BadRequest, ...bodyErrorResponses, ...authErrorResponses },
       },
     },
     async (request) => {
@@ -84,10 +84,11 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
         body: AccountBody,
         response: {
           201: Type.Object({}),
-          400: OneOf(
-            ['Error', 'AccountAlreadyImported'],
-            'A validation or state error, or the account exists.',
+          400: AnyOf(
+            ['AccountAlreadyImported', 'ValidationError', 'Error'],
+            'The account exists, or a validation or state error.',
           ),
+          ...bodyErrorResponses,
           ...authErrorResponses,
         },
       },
@@ -134,7 +135,8 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
             { results: Type.Array(BulkResult) },
             { description: 'One result per account, in the order sent.' },
           ),
-          400: ErrorRef,
+          400: BadRequest,
+          ...bodyErrorResponses,
           ...authErrorResponses,
         },
       },
@@ -185,7 +187,7 @@ const BulkResult = Type.Object({
     description: 'The status the create endpoint would have answered for this account alone.',
   }),
   body: AnyOf(
-    ['Error', 'AccountAlreadyImported', 'BulkCreated'],
+    ['AccountAlreadyImported', 'ValidationError', 'Error', 'BulkCreated'],
     "The create endpoint's body for this account: {} when scheduled.",
   ),
 });

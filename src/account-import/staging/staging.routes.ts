@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { FerryConfig } from '../../config.ts';
 import { throttled } from '../../errors/error-catalogue.ts';
 import { checkedInService } from '../../http/json-body.ts';
-import { AnyOf, authErrorResponses } from '../../http/schemas.ts';
+import { AnyOf, authErrorResponses, bodyErrorResponses } from '../../http/schemas.ts';
 import type { Db } from '../../infra/db/db.ts';
 import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
 import { logProcessEvents } from '../process-event-log.ts';
@@ -21,7 +21,10 @@ import {
 // Documented here, validated by the payload module (our codes and attr paths), as on V2.
 const AccountRef = Type.Unsafe({ $ref: 'AccountPayload' });
 
-const AlreadyImportedOrError = AnyOf(['Error', 'AccountAlreadyImportedV1']);
+const AlreadyImportedOrError = AnyOf(
+  ['AccountAlreadyImportedV1', 'ValidationError', 'Error'],
+  'The account exists, or a validation or state error.',
+);
 
 const StagedProcess = Type.Object({
   external_account_number: Type.String(),
@@ -48,7 +51,12 @@ export const stagedImportRoutes: FastifyPluginAsyncTypebox<{
         summary: 'Validate account data and answer it as validated (V1)',
         description: 'The account itself is the body. 200 with the validated, normalised account.',
         body: AccountRef,
-        response: { 200: AccountRef, 400: AlreadyImportedOrError, ...authErrorResponses },
+        response: {
+          200: AccountRef,
+          400: AlreadyImportedOrError,
+          ...bodyErrorResponses,
+          ...authErrorResponses,
+        },
       },
     },
     async (request) => validateAccountV1(db, suppliers, request.body, config.serviceTimezone),
@@ -69,6 +77,7 @@ export const stagedImportRoutes: FastifyPluginAsyncTypebox<{
           200: StagedProcess,
           201: StagedProcess,
           400: AlreadyImportedOrError,
+          ...bodyErrorResponses,
           ...authErrorResponses,
         },
       },
@@ -93,7 +102,12 @@ export const stagedImportRoutes: FastifyPluginAsyncTypebox<{
           `Re-validates the staged data and creates the account. At most ${config.processInFlightPerSupplier} accounts of one ` +
           'supplier are created this way at once: beyond that, 429 with Retry-After.',
         body: ProcessRequestSchema,
-        response: { 201: ProcessedAccount, 400: AlreadyImportedOrError, ...authErrorResponses },
+        response: {
+          201: ProcessedAccount,
+          400: AlreadyImportedOrError,
+          ...bodyErrorResponses,
+          ...authErrorResponses,
+        },
       },
     },
     async (request, reply) => {

@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { answerOf, notFound } from '../../errors/error-catalogue.ts';
-import { authErrorResponses, ErrorRef, SupplierCodeParam } from '../../http/schemas.ts';
+import {
+  authErrorResponses,
+  BadRequest,
+  bodyErrorResponses,
+  ErrorRef,
+  SupplierCodeParam,
+} from '../../http/schemas.ts';
 import type { Db } from '../../infra/db/db.ts';
 import { findSupplier } from '../../suppliers/suppliers.queries.ts';
 import type { ImportProcessStatus } from '../../vocabulary/import-process-states.ts';
@@ -129,7 +135,7 @@ export const statusRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, {
         tags: ['account import'],
         summary: 'Status of an account import process',
         params: ProcessParams,
-        response: { 200: V2Status, 404: ErrorRef, ...authErrorResponses },
+        response: { 200: V2Status, 400: BadRequest, 404: ErrorRef, ...authErrorResponses },
       },
     },
     async (request) => {
@@ -157,7 +163,8 @@ export const statusRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, {
             { results: Type.Array(StatusResult) },
             { description: 'One result per identifier, in order.' },
           ),
-          400: ErrorRef,
+          400: BadRequest,
+          ...bodyErrorResponses,
           ...authErrorResponses,
         },
       },
@@ -187,7 +194,7 @@ export const statusRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, {
         tags: ['account import'],
         summary: 'Transfer status of an account (V1)',
         params: TransferParams,
-        response: { 200: V1Status, 404: ErrorRef, ...authErrorResponses },
+        response: { 200: V1Status, 400: BadRequest, 404: ErrorRef, ...authErrorResponses },
       },
     },
     async (request) => {
@@ -207,7 +214,12 @@ export const statusRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, {
           tags: ['query'],
           summary: list.summary,
           params: SupplierParams,
-          response: { 200: Type.Array(ListRecord), 404: ErrorRef, ...authErrorResponses },
+          response: {
+            200: Type.Array(ListRecord),
+            400: BadRequest,
+            404: ErrorRef,
+            ...authErrorResponses,
+          },
         },
       },
       async (request, reply) => {

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FollowUpDeps } from '../../follow-ups/follow-up.ts';
 import { NoteResultSchema, NotesBodySchema } from '../../follow-ups/notes/notes.schema.ts';
 import { createNotes } from '../../follow-ups/notes/notes.service.ts';
-import { authErrorResponses, ErrorRef } from '../../http/schemas.ts';
+import { authErrorResponses, BadRequest, bodyErrorResponses, ErrorRef } from '../../http/schemas.ts';
 
 const EXAMPLE = {
   import_supplier: 'TENTACLE_ENERGY',
@@ -31,8 +31,9 @@ export const notesRoutes: FastifyPluginAsyncTypebox<FollowUpDeps> = async (app, 
         body: { ...NotesBodySchema, examples: [EXAMPLE] },
         response: {
           201: Type.Array(NoteResultSchema),
-          400: ErrorRef,
+          400: BadRequest,
           404: ErrorRef,
+          ...bodyErrorResponses,
           ...authErrorResponses,
         },
       },

@@ -8,7 +8,7 @@ import {
 } from '../../follow-ups/payment-instructions/payment-instruction.schema.ts';
 import { createPaymentInstruction } from '../../follow-ups/payment-instructions/payment-instruction.service.ts';
 import { checkedInService, documentedOnly } from '../../http/json-body.ts';
-import { authErrorResponses } from '../../http/schemas.ts';
+import { AnyOf, authErrorResponses } from '../../http/schemas.ts';
 
 const Created = Type.Object({
   service_account_number: Type.String({ description: 'The account number on this service.' }),
@@ -62,8 +62,13 @@ export const paymentInstructionRoutes: FastifyPluginAsyncTypebox<FollowUpDeps> =
         body: documentedOnly({ ...PaymentInstructionBody, examples: [PAYMENT_INSTRUCTION_EXAMPLE] }),
         response: {
           201: Created,
-          400: ErrorWithIdentifiers,
+          400: AnyOf(
+            ['PaymentInstructionValidationError', 'PaymentInstructionError'],
+            'A validation failure, a permanent vendor refusal or account_has_active_instruction.',
+          ),
           404: ErrorWithIdentifiers,
+          413: ErrorWithIdentifiers,
+          415: ErrorWithIdentifiers,
           500: ErrorWithIdentifiers,
           ...authErrorResponses,
         },

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FollowUpDeps } from '../../follow-ups/follow-up.ts';
 import { StatementsBodySchema } from '../../follow-ups/statements/statements.schema.ts';
 import { createStatements } from '../../follow-ups/statements/statements.service.ts';
-import { authErrorResponses, ErrorRef } from '../../http/schemas.ts';
+import { authErrorResponses, BadRequest, bodyErrorResponses, ErrorRef } from '../../http/schemas.ts';
 
 const EXAMPLE = {
   import_supplier: 'TENTACLE_ENERGY',
@@ -32,7 +32,13 @@ export const statementsRoutes: FastifyPluginAsyncTypebox<FollowUpDeps> = async (
           'store. A statement_id already imported is not duplicated, and the request succeeds again. ' +
           'Answers 201 with the validated data.',
         body: { ...StatementsBodySchema, examples: [EXAMPLE] },
-        response: { 201: StatementsBodySchema, 400: ErrorRef, 404: ErrorRef, ...authErrorResponses },
+        response: {
+          201: StatementsBodySchema,
+          400: BadRequest,
+          404: ErrorRef,
+          ...bodyErrorResponses,
+          ...authErrorResponses,
+        },
       },
     },
     async (request, reply) => {

@@ -8,7 +8,7 @@ import {
 import { importTransactions } from '../../follow-ups/transactions/import-transactions.ts';
 import { TransactionsBodySchema } from '../../follow-ups/transactions/transaction.schema.ts';
 import { checkedInService, documentedOnly } from '../../http/json-body.ts';
-import { authErrorResponses, ErrorRef, OneOf, StringEnum } from '../../http/schemas.ts';
+import { AnyOf, authErrorResponses, bodyErrorResponses, ErrorRef, StringEnum } from '../../http/schemas.ts';
 
 const EXAMPLE = {
   import_supplier: 'ACME',
@@ -77,11 +77,12 @@ export const transactionsRoutes: FastifyPluginAsyncTypebox<FollowUpDeps> = async
         body: documentedOnly({ ...TransactionsBodySchema, examples: [EXAMPLE] }),
         response: {
           201: Type.Object({ results: Type.Array(Result) }),
-          400: OneOf(
-            ['Error', 'TransactionImportError'],
-            'A validation error, or the first transaction that cannot be added and why.',
+          400: AnyOf(
+            ['TransactionImportError', 'ValidationError', 'Error'],
+            'The first transaction that cannot be added and why, or a validation error.',
           ),
           404: ErrorRef,
+          ...bodyErrorResponses,
           ...authErrorResponses,
         },
       },
