@@ -1,6 +1,7 @@
 /**
  * Rules of the source tree that no type checker or linter enforces (issue 24): a route's request
- * types come from its schemas, never from a cast beside them.
+ * types come from its schemas, never from a cast beside them; no file is so long that it holds
+ * more than one thing (split a file by what its parts do before it passes 400 lines).
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -27,5 +28,13 @@ describe('the shape of src/', () => {
         .map(({ at, line }) => `${at}: ${line.trim()}`),
     );
     assert.deepEqual(casts, []);
+  });
+
+  it('has no file over 400 lines', () => {
+    const long = files
+      .map(({ path, text }) => ({ path, lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0) }))
+      .filter(({ lines }) => lines > 400)
+      .map(({ path, lines }) => `${path}: ${lines} lines`);
+    assert.deepEqual(long, []);
   });
 });
