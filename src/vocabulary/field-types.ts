@@ -59,12 +59,6 @@ export const DecimalField = (
 export const IntegerField = (options: Described & { minimum?: number; maximum?: number } = {}) =>
   Type.Integer({ minimum: INT32_MIN, maximum: INT32_MAX, ...options });
 
-/** Exactly `YYYY-MM-DD`, a real day in years 0001–9999. */
-export const DateField = (options: Described = {}) => Type.String({ ...options, format: 'date' });
-
-/** `YYYY-MM-DDTHH:MM:SS[.f](Z|±HH:MM)`, seconds 00–59, an instant in years 0001–9999. */
-export const DateTimeField = (options: Described = {}) => Type.String({ ...options, format: 'date-time' });
-
 export type DecimalFieldProblem = DecimalProblem | 'blank';
 
 /**
