@@ -13,10 +13,10 @@ import { statementsRoutes } from './api/follow-ups/statements.routes.ts';
 import { transactionsRoutes } from './api/follow-ups/transactions.routes.ts';
 import { apiKeyAdminRoutes } from './auth/api-keys.admin-routes.ts';
 import { CredentialThrottle } from './auth/credential-throttle.ts';
-import { registerGraphql } from './auth/graphql.ts';
 import { KeyScopes } from './auth/key-scopes.ts';
 import { registerOperatorAuth } from './auth/operator-auth.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
+import { registerTokenMutation } from './auth/token-mutation.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { FerryConfig } from './config.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
@@ -114,7 +114,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   registerImportMetrics(registerMetrics(app, deps.metrics, config.metricsToken), db, app.log);
   await registerOpenApi(app);
   await app.register(healthRoutes, { db });
-  await registerGraphql(app, { db, tokens, keyScopes, throttle: credentialThrottle });
+  await registerTokenMutation(app, { db, tokens, keyScopes, throttle: credentialThrottle });
 
   // Data-import REST routes: every one behind the token hook and supplier scoping.
   await app.register(async (scope) => {

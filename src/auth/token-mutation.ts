@@ -45,7 +45,7 @@ function throttledError(reply: FastifyReply, retryAfter: number) {
 }
 
 /** `POST /v1/graphql/`: the obtainToken mutation, by API key or by refresh token. */
-export async function registerGraphql(
+export async function registerTokenMutation(
   app: FastifyInstance,
   deps: { db: Db; tokens: TokenService; keyScopes: KeyScopes; throttle: CredentialThrottle },
 ) {
