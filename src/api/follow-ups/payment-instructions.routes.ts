@@ -5,8 +5,8 @@ import type { FollowUpDeps } from '../../follow-ups/follow-up.ts';
 import {
   PAYMENT_INSTRUCTION_EXAMPLE,
   PaymentInstructionBody,
-} from '../../follow-ups/payment-instructions/payment-instruction.schema.ts';
-import { createPaymentInstruction } from '../../follow-ups/payment-instructions/payment-instruction.service.ts';
+} from '../../follow-ups/payment-instructions/payment-instructions.schema.ts';
+import { createPaymentInstruction } from '../../follow-ups/payment-instructions/payment-instructions.service.ts';
 import { checkedInService, documentedOnly } from '../../http/json-body.ts';
 import { AnyOf, authErrorResponses } from '../../http/schemas.ts';
 

@@ -5,8 +5,8 @@ import {
   followUpBodyChecker,
   followUpValidationFailed,
 } from '../../follow-ups/follow-up.ts';
-import { importTransactions } from '../../follow-ups/transactions/import-transactions.ts';
-import { TransactionsBodySchema } from '../../follow-ups/transactions/transaction.schema.ts';
+import { TransactionsBodySchema } from '../../follow-ups/transactions/transactions.schema.ts';
+import { importTransactions } from '../../follow-ups/transactions/transactions.service.ts';
 import { checkedInService, documentedOnly } from '../../http/json-body.ts';
 import { AnyOf, authErrorResponses, bodyErrorResponses, ErrorRef, StringEnum } from '../../http/schemas.ts';
 

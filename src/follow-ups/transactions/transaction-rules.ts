@@ -1,11 +1,11 @@
 /**
  * The follow-up transactions' own rules, beyond the account payload's schema and list checks
- * (which they share, see import-transactions.ts): money to the penny, and which types may be
+ * (which they share, see transactions.service.ts): money to the penny, and which types may be
  * negative.
  */
 import { type ErrorItem, item } from '../../errors/error-items.ts';
 import { exactUnits, MONEY_PLACES } from './amounts.ts';
-import type { Transaction, TransactionType } from './transaction.schema.ts';
+import type { Transaction, TransactionType } from './transactions.schema.ts';
 
 /** The reference: "Payments/repayments positive; charges/credits may be negative". */
 const NEVER_NEGATIVE: ReadonlySet<TransactionType> = new Set(['PAYMENT', 'REPAYMENT']);

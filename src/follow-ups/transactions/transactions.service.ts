@@ -7,13 +7,13 @@ import { withTransientRetry } from '../../infra/db/db.ts';
 import { CheckContext, cleanItems } from '../../validation/check-context.ts';
 import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
 import { exactUnits, formatMoney, MONEY_PLACES } from './amounts.ts';
-import { type Transaction, TransactionsBodySchema, type TransactionsRequest } from './transaction.schema.ts';
 import { balanceSign, invalidAmount, transactionErrors } from './transaction-rules.ts';
 import {
   insertPinnedNote,
   insertTransactionsMovingBalance,
   selectExistingTransactionIds,
 } from './transactions.queries.ts';
+import { type Transaction, TransactionsBodySchema, type TransactionsRequest } from './transactions.schema.ts';
 
 export interface TransactionFlags {
   checkPreviouslyAdded: boolean;

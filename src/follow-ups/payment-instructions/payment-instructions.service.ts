@@ -2,12 +2,12 @@ import { findImportedAccount, lockImportedAccount } from '../../accounts/importe
 import { apiError } from '../../errors/error-catalogue.ts';
 import { withTransientRetry } from '../../infra/db/db.ts';
 import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
-import { PaymentInstructionBody, type PaymentInstructionRequest } from './payment-instruction.schema.ts';
 import {
   findActiveInstructionOfType,
   findInstructionByReference,
   insertPaymentInstruction,
 } from './payment-instructions.queries.ts';
+import { PaymentInstructionBody, type PaymentInstructionRequest } from './payment-instructions.schema.ts';
 
 export interface PaymentInstructionCreated {
   service_account_number: string;
