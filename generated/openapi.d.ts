@@ -1517,7 +1517,7 @@ export interface components {
         };
         /** @description An error: `code` says what happened, `detail` says it to a person. */
         Error: {
-            /** @description Machine-readable and stable. */
+            /** @description Machine-readable and stable. Every code is listed in x-codes and explained in the Error codes section of the API reference (/docs). */
             code: string;
             /** @description Human-readable; do not parse. */
             detail: string;
@@ -1528,7 +1528,7 @@ export interface components {
         ErrorItem: {
             /** @description Dot-delimited path from the payload root; numeric parts are array indexes. */
             attr: string;
-            /** @description Machine-readable and stable: what is wrong with this field. */
+            /** @description Machine-readable and stable: what is wrong with this field. Every code is listed in x-codes and explained in the Error codes section of the API reference (/docs). */
             code: string;
             /** @description Human-readable; do not parse. */
             detail: string;
@@ -1997,7 +1997,7 @@ export interface components {
             vendor: "STRIPE" | "BOTTOMLINE_GLOBAL_PAYMENTS_HUB" | "BOTTOMLINE_PTX" | "BOTTOMLINE_PTX_BATCHED";
         };
         PaymentInstructionError: {
-            /** @description Machine-readable and stable. */
+            /** @description Machine-readable and stable. Every code is listed in x-codes and explained in the Error codes section of the API reference (/docs). */
             code: string;
             /** @description Human-readable; do not parse. */
             detail: string;
@@ -2013,7 +2013,7 @@ export interface components {
             vendor?: string;
         };
         PaymentInstructionValidationError: {
-            /** @description Machine-readable and stable. */
+            /** @description Machine-readable and stable. Every code is listed in x-codes and explained in the Error codes section of the API reference (/docs). */
             code: string;
             /** @description Human-readable; do not parse. */
             detail: string;
@@ -2448,7 +2448,7 @@ export interface components {
             value_taxed: string | number;
         };
         TransactionImportError: {
-            /** @description transaction_in_future or transaction_outside_open_statement_period. */
+            /** @description transaction_in_future or transaction_outside_open_statement_period. Every code is listed in x-codes and explained in the Error codes section of the API reference (/docs). */
             code: string;
             /** @description Human-readable; do not parse. */
             error_detail: string;
@@ -2524,7 +2524,7 @@ export interface components {
         };
         /** @description The request is not valid: each problem is an item of `errors`. */
         ValidationError: {
-            /** @description Machine-readable and stable. */
+            /** @description Machine-readable and stable. Every code is listed in x-codes and explained in the Error codes section of the API reference (/docs). */
             code: string;
             /** @description Human-readable; do not parse. */
             detail: string;

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startVendorSimulator, type VendorSimulator } from '../src/infra/vendors/vendor-simulator.ts';
+import { startVendorSimulator, type VendorSimulator } from '../dev/vendor-simulator/vendor-simulator.ts';
 
 /**
  * Runs the README's "First calls" block line by line against `ferry serve` on the embedded

@@ -1,5 +1,12 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import {
+  ITEM_CODES,
+  renderErrorCodeReference,
+  TOP_LEVEL_CODES,
+  TRANSACTION_REFUSAL_CODES,
+  VALIDATION_FAILURE_CODES,
+} from '../errors/error-code-reference.ts';
 import { registerApiReferencePage } from './api-reference-page.ts';
 import { nameSchemaParts } from './openapi-components.ts';
 import { operationIdOf } from './operation-ids.ts';
@@ -14,7 +21,42 @@ Authentication: obtain a token with the GraphQL mutation at \`POST /v1/graphql/\
 and send it as \`Authorization: Token <token>\`. Tokens last 60 minutes.
 
 Errors: every error body is JSON \`{detail, code}\`; validation errors add \`errors: [{detail, code, attr}]\`
-with \`attr\` a dot-delimited path from the payload root. Codes are stable; details are for people.`;
+with \`attr\` a dot-delimited path from the payload root. Codes are stable; details are for people.
+Every code, what it means and what to do: the Error codes section.`;
+
+/** The reference section: a tag of its own with no operations (Redoc's \`x-traitTag\`). */
+const ERROR_CODES_TAG = {
+  name: 'Error codes',
+  description: renderErrorCodeReference(),
+  'x-traitTag': true,
+};
+
+/**
+ * The codes each error schema's \`code\` can take, as an \`x-codes\` list (machine-readable) and a
+ * pointer to the reference. Not an \`enum\`: a client generated with one would reject a code added
+ * later (decision 0059).
+ */
+const CODE_LISTS: Record<string, readonly string[]> = {
+  Error: TOP_LEVEL_CODES,
+  ValidationError: VALIDATION_FAILURE_CODES,
+  PaymentInstructionError: TOP_LEVEL_CODES,
+  PaymentInstructionValidationError: ['validation_error'],
+  TransactionImportError: TRANSACTION_REFUSAL_CODES,
+  ErrorItem: ITEM_CODES,
+};
+
+function listErrorCodes(document: Record<string, unknown>) {
+  const schemas = ((document.components as { schemas?: unknown } | undefined)?.schemas ?? {}) as Record<
+    string,
+    { properties?: Record<string, Record<string, unknown>> }
+  >;
+  for (const [name, codes] of Object.entries(CODE_LISTS)) {
+    const code = schemas[name]?.properties?.code;
+    if (!code) continue;
+    code.description = `${code.description ?? ''} Every code is listed in x-codes and explained in the Error codes section of the API reference (/docs).`;
+    code['x-codes'] = [...codes];
+  }
+}
 
 const RESPONSE_DESCRIPTIONS: Record<string, string> = {
   '200': 'OK',
@@ -111,12 +153,14 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'post account import', description: 'Data attached to imported accounts.' },
         { name: 'authentication', description: 'Tokens for the data-import API.' },
         { name: 'admin', description: "The operator's API." },
+        ERROR_CODES_TAG,
       ],
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) || `def-${i}` },
     transformObject: (document) => {
       const openapi = 'openapiObject' in document ? (document.openapiObject as Record<string, unknown>) : {};
       nameSchemaParts(openapi, 'AccountPayload');
+      listErrorCodes(openapi);
       return describeResponses(openapi);
     },
   });

@@ -7,6 +7,7 @@ import {
   validationFailed,
 } from '../errors/error-catalogue.ts';
 import { item } from '../errors/error-items.ts';
+import type { ItemCode } from '../errors/item-codes.ts';
 import { AdminObject, BadRequest, ErrorRef, StringEnum } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
 import { IMPORT_PROCESS_STATUSES } from '../vocabulary/import-process-states.ts';
@@ -99,7 +100,7 @@ const SupplierView = {
   ],
 };
 
-const rootError = (code: string, detail: string, top: ValidationFailureCode = 'validation_error') =>
+const rootError = (code: ItemCode, detail: string, top: ValidationFailureCode = 'validation_error') =>
   validationFailed(top, [item('document_root', code, detail)]);
 
 /** Normalises a document root: no leading/trailing slashes, no `.` or `..` segments, not empty. */

@@ -7,6 +7,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { ErrorItem } from '../errors/error-items.ts';
+import type { ItemCode } from '../errors/item-codes.ts';
 import { DECIMAL_KEYWORD, type DecimalDigits, type DecimalFieldProblem } from '../vocabulary/field-types.ts';
 import { ENGINE_DETAILS, type FieldFormats, formatDetail } from './field-formats.ts';
 import { ERROR_CODE } from './schema-builders.ts';
@@ -21,7 +22,7 @@ export interface StructuralIssue extends ErrorItem {
   blocking: boolean;
 }
 
-const issue = (attr: string, code: string, detail: string, blocking: boolean): StructuralIssue => ({
+const issue = (attr: string, code: ItemCode, detail: string, blocking: boolean): StructuralIssue => ({
   attr,
   code,
   detail,

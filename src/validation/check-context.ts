@@ -5,6 +5,7 @@
  * types cannot be trusted: `isClean` says whether that part is safe to read as typed.
  */
 import type { ErrorItem } from '../errors/error-items.ts';
+import type { ItemCode } from '../errors/item-codes.ts';
 
 export class CheckContext {
   readonly errors: ErrorItem[] = [];
@@ -23,7 +24,8 @@ export class CheckContext {
     this.#aboveBlocked = above;
   }
 
-  report(attr: string, code: string, detail: string): void {
+  /** `code` is one of the item-code catalogue's (src/errors/item-codes.ts): the compiler checks it. */
+  report(attr: string, code: ItemCode, detail: string): void {
     this.errors.push({ detail, code, attr });
   }
 

@@ -6,8 +6,10 @@
  * unsupported), so a misspelt name fails the first test that sends the schema a body.
  */
 
-/** Returns the error code for `value`, or null when it is fine. */
-export type FormatCheck = (value: string) => string | null;
+import type { ItemCode } from '../errors/item-codes.ts';
+
+/** Returns the error code for `value` (one of the item-code catalogue's), or null when it is fine. */
+export type FormatCheck = (value: string) => ItemCode | null;
 
 export interface FieldFormats {
   /** Each `format` name the subject's schemas use, and the rule that checks it. */

@@ -13,6 +13,7 @@ import {
   type TUnsafe,
   Type,
 } from '@sinclair/typebox';
+import type { ItemCode } from '../errors/item-codes.ts';
 import { DecimalField, IntegerField } from '../vocabulary/field-types.ts';
 
 interface Described {
@@ -50,7 +51,7 @@ export const ERROR_CODE = 'x-error-code';
 /** One of a fixed list of strings. Include `''` in `values` where the reference allows blank. */
 export const Choice = <const V extends readonly string[]>(
   values: V,
-  { errorCode, ...options }: Described & { default?: V[number]; errorCode?: string } = {},
+  { errorCode, ...options }: Described & { default?: V[number]; errorCode?: ItemCode } = {},
 ): TUnsafe<V[number]> =>
   Type.Unsafe<V[number]>({
     ...options,
@@ -112,7 +113,7 @@ export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null
 export function TaggedUnion<T extends TObject[]>(
   tag: string,
   variants: [...T],
-  { errorCode, ...options }: Described & { errorCode?: string } = {},
+  { errorCode, ...options }: Described & { errorCode?: ItemCode } = {},
 ): TUnsafe<Static<TUnion<T>>> {
   return Type.Unsafe<Static<TUnion<T>>>({
     ...options,

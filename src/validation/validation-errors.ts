@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { type ErrorItem, item } from '../errors/error-items.ts';
+import type { ItemCode } from '../errors/item-codes.ts';
 
 /** JSON pointer (`/customers/0/landline`) → our dot path (`customers.0.landline`). */
 export function pointerToAttr(pointer: string): string {
@@ -26,7 +27,7 @@ function valueAt(root: unknown, attr: string): unknown {
 }
 
 /** Codes of the standard formats (ajv-formats, and the dates of vocabulary/field-types.ts). */
-const FORMAT_CODES: Record<string, string> = {
+const FORMAT_CODES: Record<string, ItemCode> = {
   date: 'invalid_date',
   'date-time': 'invalid_datetime',
   'date-or-date-time': 'invalid_datetime',

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLIENT_TYPES_PATH, clientTypes } from '../../scripts/generate-client.ts';
 import { startWorker } from '../../src/account-import/queue/worker.ts';
-import { startVendorSimulator, type VendorSimulator } from '../../src/infra/vendors/vendor-simulator.ts';
+import { startVendorSimulator, type VendorSimulator } from '../../dev/vendor-simulator/vendor-simulator.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { stageProcess } from '../helpers/processes.ts';
 import { admin, createTestApp, OPERATOR_KEY, type TestApp, tokenFor } from '../helpers/test-app.ts';

@@ -5,7 +5,7 @@
  * from a valid request, mutated at random paths.
  */
 import fc from 'fast-check';
-import { faultEncodedIn } from '../../src/infra/vendors/vendor-simulator-records.ts';
+import { faultEncodedIn } from '../../dev/vendor-simulator/vendor-simulator-records.ts';
 import { kitchenSinkAccount } from '../accounts/payload/fixtures/kitchen-sink-account.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { RawJson, toJsonText } from '../helpers/json-text.ts';

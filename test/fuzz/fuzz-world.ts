@@ -5,7 +5,7 @@
  * store. The app's error log is captured so a 500 can be classified by its cause.
  */
 import { Writable } from 'node:stream';
-import { startVendorSimulator, type VendorSimulator } from '../../src/infra/vendors/vendor-simulator.ts';
+import { startVendorSimulator, type VendorSimulator } from '../../dev/vendor-simulator/vendor-simulator.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { importAccounts } from '../helpers/imported-accounts.ts';
 import { stageProcess } from '../helpers/processes.ts';

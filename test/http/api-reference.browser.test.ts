@@ -64,4 +64,30 @@ describe('the API reference at /docs, in headless Chromium', { skip }, () => {
     await results.waitFor({ timeout: 10_000 });
     assert.match(await results.innerText(), /Transfer status of an account/);
   });
+
+  it('finds the error codes through the search box, each in its section of the reference', async () => {
+    const { page } = await browser.newPage();
+    await page.goto(`${base}/docs`);
+    const search = page.getByPlaceholder('Search...');
+    await search.waitFor({ timeout: 30_000 });
+    for (const [query, section] of [
+      ['meter_point', 'Top-level codes'],
+      ['meter_point_on_another_account', 'Top-level codes'],
+      ['invalid_phone_number', 'Item codes: Field formats'],
+    ]) {
+      // Cleared first, so that no result of the previous query is read for this one.
+      await search.fill('');
+      await page.locator('[data-role="search:results"]').waitFor({ state: 'detached', timeout: 10_000 });
+      await search.fill(query);
+      const results = page.locator('[data-role="search:results"]', { hasText: section });
+      await results.waitFor({ timeout: 10_000 });
+      assert.ok((await results.innerText()).includes(section), `searching ${query} finds ${section}`);
+    }
+    // The section opens on its table, the code in it.
+    await page
+      .locator('[data-role="search:results"] li', { hasText: 'Item codes: Field formats' })
+      .first()
+      .click();
+    await page.getByRole('cell', { name: 'invalid_phone_number', exact: true }).waitFor({ timeout: 10_000 });
+  });
 });

@@ -78,6 +78,26 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(errors, []);
   });
 
+  it('names every error code: the reference section, and x-codes on the error schemas', () => {
+    const text = JSON.stringify(document);
+    for (const code of ['meter_point_on_another_account', 'invalid_phone_number'])
+      assert.ok(text.includes(code), `${code} is named`);
+    const { tags, components } = document as unknown as {
+      tags: { name: string; description: string; 'x-traitTag'?: boolean }[];
+      components: { schemas: Record<string, { properties: Record<string, { 'x-codes'?: string[] }> }> };
+    };
+    const reference = tags.find((tag) => tag.name === 'Error codes');
+    assert.equal(reference?.['x-traitTag'], true);
+    assert.match(reference?.description ?? '', /`meter_point_on_another_account` \| 400 \|/);
+    const codesOf = (schema: string) => components.schemas[schema].properties.code['x-codes'] ?? [];
+    assert.ok(codesOf('Error').includes('meter_point_on_another_account'));
+    assert.ok(codesOf('ErrorItem').includes('invalid_phone_number'));
+    assert.deepEqual(codesOf('TransactionImportError'), [
+      'transaction_in_future',
+      'transaction_outside_open_statement_period',
+    ]);
+  });
+
   it('names each error body as a component with the fields it always has required', () => {
     const { components } = document as unknown as {
       components: { schemas: Record<string, { required?: string[]; additionalProperties?: unknown }> };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from '@sinclair/typebox';
 import exampleAccount from '../../../examples/account.json' with { type: 'json' };
+import { sharedAccountCheckPool, validateAccount } from '../../accounts/account-checks.ts';
 import { AccountPayloadSchema, TaskParamsSchema } from '../../accounts/payload/account-payload.schema.ts';
 import { refuseSuppliersOutsideScope } from '../../auth/token-auth.ts';
 import type { FerryConfig } from '../../config.ts';
@@ -9,6 +10,7 @@ import { item } from '../../errors/error-items.ts';
 import {
   type BodyLine,
   BodyLines,
+  bodyTextOf,
   checkedInService,
   documentedOnly,
   isJsonObject,
@@ -16,7 +18,6 @@ import {
 import { AnyOf, authErrorResponses, BadRequest, bodyErrorResponses } from '../../http/schemas.ts';
 import type { Db } from '../../infra/db/db.ts';
 import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
-import { sharedAccountCheckPool } from '../account-check-pool.ts';
 import { logProcessEvents } from '../process-event-log.ts';
 import { stagedImportRoutes } from '../staging/staging.routes.ts';
 import { processStager } from './scheduling.queries.ts';
@@ -25,7 +26,6 @@ import {
   lineAnswerOf,
   scheduleAccountCreation,
   scheduleAccountCreations,
-  validateAccount,
 } from './scheduling.service.ts';
 
 // Documented here, validated by the payload module (our codes and attr paths), so Fastify's
@@ -66,7 +66,14 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await validateAccount(suppliers, checks, request.body, config.serviceTimezone);
+      const body = request.body;
+      await validateAccount({
+        suppliers,
+        checks,
+        body,
+        text: bodyTextOf(body),
+        timeZone: config.serviceTimezone,
+      });
       return {};
     },
   );

@@ -4,11 +4,11 @@
  * an account within the request (or, with `dry_run`, show that it would be).
  */
 import { type Static, Type } from '@sinclair/typebox';
+import { check, clockIn, supplierNotFound, validateAccountPayload } from '../../accounts/account-checks.ts';
 import { asCreationError } from '../../accounts/account-creation-error.ts';
 import { createAccount } from '../../accounts/create-account.ts';
 import type { AccountPayload } from '../../accounts/payload/account-payload.schema.ts';
 import { isRegistryCode } from '../../accounts/payload/rules/registry-code.ts';
-import { validateAccountPayload } from '../../accounts/payload/validate-account-payload.ts';
 import {
   apiError,
   type CreationFailureCode,
@@ -20,10 +20,9 @@ import { localDate } from '../../infra/clock.ts';
 import { type Db, withTransientRetry } from '../../infra/db/db.ts';
 import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
 import { allows } from '../../vocabulary/import-process-states.ts';
-import { check, clockIn } from '../account-check.ts';
 import { type EventLog, logProcessEvents } from '../process-event-log.ts';
 import { recordTransition } from '../process-transitions.queries.ts';
-import { refuseUnlessOngoing, supplierNotFound } from '../scheduling/scheduling.service.ts';
+import { refuseUnlessOngoing } from '../scheduling/scheduling.service.ts';
 import { findImportProcessStatus } from '../status/status.queries.ts';
 import {
   insertStagedProcess,

@@ -5,7 +5,7 @@ import { GoCardlessClient } from '../../../src/infra/vendors/gocardless-client.t
 import type { PaymentVendorName } from '../../../src/infra/vendors/payment-vendor.ts';
 import { StripeClient } from '../../../src/infra/vendors/stripe-client.ts';
 import { createPaymentVendors, defaultVendorTimeoutMs } from '../../../src/infra/vendors/vendor-registry.ts';
-import { startVendorSimulator, type VendorSimulator } from '../../../src/infra/vendors/vendor-simulator.ts';
+import { startVendorSimulator, type VendorSimulator } from '../../../dev/vendor-simulator/vendor-simulator.ts';
 import { assertRejected, assertUnavailable } from './vendor-assertions.ts';
 
 describe('createPaymentVendors', () => {

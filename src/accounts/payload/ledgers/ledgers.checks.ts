@@ -110,8 +110,8 @@ function checkGroupBalances(ctx: CheckContext, facts: AccountFacts, group: Trans
   );
   if (current !== null && !current.reconciles) {
     const [where, code] = isLedger
-      ? [fieldOf(group, 'ledger_balance'), 'balance_mismatch_on_ledger_balance']
-      : ['transfer_balance', 'balance_mismatch_on_transfer_balance'];
+      ? ([fieldOf(group, 'ledger_balance'), 'balance_mismatch_on_ledger_balance'] as const)
+      : (['transfer_balance', 'balance_mismatch_on_transfer_balance'] as const);
     ctx.report(
       where,
       code,

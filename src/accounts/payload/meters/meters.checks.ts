@@ -1,5 +1,6 @@
 /** Rules on each meter: smart and prepay details, registers, readings, exchanges, billed-to dates. */
 
+import type { ItemCode } from '../../../errors/item-codes.ts';
 import { type CheckContext, isFilled } from '../../../validation/check-context.ts';
 import {
   type AccountFacts,
@@ -332,7 +333,7 @@ function checkBilledDatePresent(scope: MeterScope): void {
 
 function reportMissingOwnBilledDate(
   { ctx, point, meter, at }: MeterScope,
-  code: string,
+  code: ItemCode,
   detail: string,
   pointLevelCounts = false,
 ): void {

@@ -1,5 +1,6 @@
 /** Rules on payment instructions, schedules, plans, preferences and payment adequacy reviews. */
 
+import type { ItemCode } from '../../../errors/item-codes.ts';
 import {
   type CheckContext,
   cleanItems,
@@ -131,7 +132,7 @@ function checkLedgerCodeUniformity(
   ctx: CheckContext,
   items: ReadonlyArray<{ ledger_code?: string }> | undefined,
   path: string,
-  code: string,
+  code: ItemCode,
 ): void {
   if (!ctx.isClean(path) || !Array.isArray(items)) return;
   const withCode = items.filter((item) => isFilled(item.ledger_code)).length;
@@ -144,7 +145,7 @@ const scheduleAmount = (schedule: PaymentSchedule) => toScaledInteger(schedule.a
 
 function checkSchedule(ctx: CheckContext, { value: schedule, path }: Located<PaymentSchedule>): void {
   const trigger = schedule.trigger ?? 'REGULAR';
-  const report = (field: string, code: string, detail: string) =>
+  const report = (field: string, code: ItemCode, detail: string) =>
     ctx.report(`${path}.${field}`, code, detail);
   if (schedule.end_date != null && schedule.end_date < schedule.start_date)
     report('end_date', 'start_date_later_than_end_date', 'end_date is before start_date.');

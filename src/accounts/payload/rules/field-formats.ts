@@ -5,6 +5,7 @@
  * blank is the schema's `minLength` (code `blank`), so a blank optional field is not also reported
  * as, say, an invalid phone number.
  */
+import { FORMAT_CODE_DETAILS, type ItemCode } from '../../../errors/item-codes.ts';
 import { isDocumentPath } from '../../../infra/storage/document-path.ts';
 import type { FieldFormats, FormatCheck } from '../../../validation/field-formats.ts';
 import {
@@ -70,13 +71,13 @@ export type FieldFormat =
   | 'document-path';
 
 const rule =
-  (isValid: (value: string) => boolean, code: string): FormatCheck =>
+  (isValid: (value: string) => boolean, code: ItemCode): FormatCheck =>
   (value) =>
     value === '' || isValid(value) ? null : code;
 
 /** Dates and times have no blank form: PostgreSQL could not store one (docs/product.md, Errors). */
 const temporal =
-  (isValid: (value: string) => boolean, code: string): FormatCheck =>
+  (isValid: (value: string) => boolean, code: ItemCode): FormatCheck =>
   (value) =>
     value === '' ? 'blank' : isValid(value) ? null : code;
 
@@ -124,38 +125,11 @@ export const FORMAT_CHECKS: Record<FieldFormat, FormatCheck> = {
   'document-path': rule(isDocumentPath, 'invalid_document_path'),
 };
 
-/** A human sentence for each code a format check can produce. */
-export const FORMAT_DETAILS: Record<string, string> = {
-  invalid_date: 'Enter a real date in YYYY-MM-DD form.',
-  invalid_datetime: 'Enter a date-time in ISO 8601 form, e.g. 2024-01-31T09:30:00Z.',
-  invalid_time: 'Enter a time of day in HH:MM or HH:MM:SS form.',
-  invalid_email: 'Enter a valid e-mail address.',
-  possible_test_email_address: 'This looks like a test e-mail address.',
-  billing_email_not_valid: 'A blackhole+ address cannot receive bills.',
-  invalid_phone_number: 'Enter a valid phone number (GB, or international with a + prefix).',
-  invalid_postcode: 'Enter a valid UK postcode.',
-  invalid_supply_point_identifier: 'This is not a valid MPAN or MPRN: its length or check digit is wrong.',
-  invalid_meter_serial_number:
-    'Meter serial numbers are capital letters and digits, optionally split by - / .',
-  tariff_code_not_found: 'This is not a tariff code: letters and digits joined by - _ . or :.',
-  product_code_does_not_exist: 'This is not a product code: letters and digits joined by - _ . or :.',
-  ledger_code_does_not_exist: 'This is not a ledger code: letters and digits joined by - _ . or :.',
-  campaign_not_found: 'This is not a campaign slug: letters and digits joined by - _ . or :.',
-  dunning_path_not_found: 'This is not a dunning path name: letters and digits joined by - _ . or :.',
-  invalid_reference_namespace: 'This is not a reference namespace: letters and digits joined by - _ . or :.',
-  invalid_contribution_scheme:
-    'This is not a contribution scheme code: letters and digits joined by - _ . or :.',
-  market_participant_not_found: 'A market participant id is capital letters and digits.',
-  tpr_not_found: 'A time pattern regime is five digits.',
-  psr_invalid_industry_code: 'A PSR industry code is two digits.',
-  invalid_delivery_point_identifier: 'Use capital letters and digits only.',
-  invalid_company_number: 'Enter a Companies House number: 8 digits, or 2 letters and 6 digits.',
-  invalid_smart_device_id: 'Enter eight hexadecimal pairs joined by hyphens, e.g. 01-23-45-67-89-AB-CD-EF.',
-  invalid_portfolio_number: 'A portfolio number is "P-" followed by 8 capital letters or digits.',
-  incorrect_format_for_tax_year: 'Enter the tax year as YYYY/YY, e.g. 2018/19.',
-  invalid_prepay_customer_reference_number: 'The prepay customer reference must be a whole number.',
-  invalid_document_path: 'Enter a path relative to the document root, without "..", a scheme or backslashes.',
-};
+/**
+ * A human sentence for each code a format check can produce: the item-code catalogue's (where the
+ * reference in /docs reads them too).
+ */
+export const FORMAT_DETAILS: Readonly<Record<string, string>> = FORMAT_CODE_DETAILS;
 
 /** The table the account payload's schemas are checked with (and the follow-ups', which share formats). */
 export const ACCOUNT_FIELD_FORMATS: FieldFormats = { checks: FORMAT_CHECKS, details: FORMAT_DETAILS };

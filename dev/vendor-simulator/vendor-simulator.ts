@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GOCARDLESS_API_VERSION } from './gocardless-client.ts';
+import { GOCARDLESS_API_VERSION } from '../../src/infra/vendors/gocardless-client.ts';
 import {
   faultEncodedIn,
   recordEncodedIn,
