@@ -15,11 +15,14 @@ interface VendorSimulatorCliModule {
   runVendorSimulatorCli(argv: string[]): Promise<number>;
 }
 
+/** Imports a TypeScript module by URL. */
+type TsImport = (url: string) => Promise<unknown>;
+
 export interface DevToolDeps {
   /** Where to look for the repository root (this module's folder and those above it). */
   from?: string;
-  /** Loads a TypeScript module: tsx's tsImport, found in the dev dependencies. */
-  importTypeScript?: (url: string) => Promise<unknown>;
+  /** tsx's tsImport; fails with ERR_MODULE_NOT_FOUND when tsx (a dev dependency) is not installed. */
+  loadTsImport?: () => Promise<TsImport>;
   stderr?: { write(text: string): unknown };
 }
 
@@ -31,13 +34,10 @@ function findUp(from: string, relative: string): string | null {
   }
 }
 
-async function tsxImport(url: string): Promise<unknown> {
+async function loadTsx(): Promise<TsImport> {
   const { tsImport } = await import('tsx/esm/api');
-  return tsImport(url, import.meta.url);
+  return (url) => tsImport(url, import.meta.url);
 }
-
-const isMissingModule = (err: unknown) =>
-  (err as NodeJS.ErrnoException | undefined)?.code === 'ERR_MODULE_NOT_FOUND';
 
 /** `ferry dev vendor-sim [--port N] [--host H]`: the payment vendor simulator, until a signal stops it. */
 export async function runVendorSimulatorDevTool(argv: string[], deps: DevToolDeps = {}): Promise<number> {
@@ -49,16 +49,14 @@ export async function runVendorSimulatorDevTool(argv: string[], deps: DevToolDep
     );
     return 1;
   }
-  let cli: VendorSimulatorCliModule;
+  let tsImport: TsImport;
   try {
-    const url = pathToFileURL(join(root, VENDOR_SIM_CLI)).href;
-    cli = (await (deps.importTypeScript ?? tsxImport)(url)) as VendorSimulatorCliModule;
+    tsImport = await (deps.loadTsImport ?? loadTsx)();
   } catch (err) {
-    if (!isMissingModule(err)) throw err;
-    stderr.write(
-      'ferry dev vendor-sim needs the dev dependencies (tsx): run `npm ci` without --omit=dev.\n',
-    );
+    if ((err as NodeJS.ErrnoException | undefined)?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    stderr.write('ferry dev vendor-sim needs the dev dependencies (tsx): run `npm ci` without --omit=dev.\n');
     return 1;
   }
+  const cli = (await tsImport(pathToFileURL(join(root, VENDOR_SIM_CLI)).href)) as VendorSimulatorCliModule;
   return cli.runVendorSimulatorCli(argv);
 }

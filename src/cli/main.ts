@@ -162,8 +162,10 @@ export async function main(argv: string[]): Promise<number> {
         return await dbCommand(rest[0], values);
       case 'dev': {
         if (rest[0] !== 'vendor-sim') break;
-        const { runVendorSimulatorCli } = await import('../infra/vendors/vendor-simulator-cli.ts');
-        return await runVendorSimulatorCli(typeof values.port === 'string' ? ['--port', values.port] : []);
+        const { runVendorSimulatorDevTool } = await import('./dev-tools.ts');
+        return await runVendorSimulatorDevTool(
+          typeof values.port === 'string' ? ['--port', values.port] : [],
+        );
       }
       case 'supplier':
       case 'apikey':

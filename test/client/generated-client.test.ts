@@ -9,9 +9,9 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFile
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { startVendorSimulator, type VendorSimulator } from '../../dev/vendor-simulator/vendor-simulator.ts';
 import { CLIENT_TYPES_PATH, clientTypes } from '../../scripts/generate-client.ts';
 import { startWorker } from '../../src/account-import/queue/worker.ts';
-import { startVendorSimulator, type VendorSimulator } from '../../dev/vendor-simulator/vendor-simulator.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { stageProcess } from '../helpers/processes.ts';
 import { admin, createTestApp, OPERATOR_KEY, type TestApp, tokenFor } from '../helpers/test-app.ts';

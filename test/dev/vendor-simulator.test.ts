@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { GOCARDLESS_API_VERSION } from '../../src/infra/vendors/gocardless-client.ts';
 import { startVendorSimulator, type VendorSimulator } from '../../dev/vendor-simulator/vendor-simulator.ts';
 import { runVendorSimulatorCli } from '../../dev/vendor-simulator/vendor-simulator-cli.ts';
 import { simulatedMandate } from '../../dev/vendor-simulator/vendor-simulator-records.ts';
+import { GOCARDLESS_API_VERSION } from '../../src/infra/vendors/gocardless-client.ts';
 
 describe('vendor simulator', () => {
   let sim: VendorSimulator;

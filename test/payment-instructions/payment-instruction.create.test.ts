@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { sql } from '../../src/infra/db/db.ts';
 import { startVendorSimulator, type VendorSimulator } from '../../dev/vendor-simulator/vendor-simulator.ts';
 import {
   simulatedMandate,
   simulatedPaymentMethod,
 } from '../../dev/vendor-simulator/vendor-simulator-records.ts';
+import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { importAccounts, stageAccount } from '../helpers/imported-accounts.ts';
 import { buildTestAppOn, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';

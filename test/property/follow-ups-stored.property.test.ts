@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { sql } from '../../src/infra/db/db.ts';
 import { startVendorSimulator, type VendorSimulator } from '../../dev/vendor-simulator/vendor-simulator.ts';
+import { sql } from '../../src/infra/db/db.ts';
 import { applyMutations, type Json, type Mutation } from '../fuzz/fuzz-values.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { importAccounts } from '../helpers/imported-accounts.ts';

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { GOCARDLESS_API_VERSION, GoCardlessClient } from '../../../src/infra/vendors/gocardless-client.ts';
-import { startVendorSimulator, type VendorSimulator } from '../../../dev/vendor-simulator/vendor-simulator.ts';
+import {
+  startVendorSimulator,
+  type VendorSimulator,
+} from '../../../dev/vendor-simulator/vendor-simulator.ts';
 import { simulatedMandate } from '../../../dev/vendor-simulator/vendor-simulator-records.ts';
+import { GOCARDLESS_API_VERSION, GoCardlessClient } from '../../../src/infra/vendors/gocardless-client.ts';
 import { assertRejected, assertUnavailable, closedPortUrl } from './vendor-assertions.ts';
 
 describe('GoCardlessClient against the simulator over HTTP', () => {

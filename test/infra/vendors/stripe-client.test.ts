@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { STRIPE_API_VERSION, StripeClient } from '../../../src/infra/vendors/stripe-client.ts';
-import { startVendorSimulator, type VendorSimulator } from '../../../dev/vendor-simulator/vendor-simulator.ts';
+import {
+  startVendorSimulator,
+  type VendorSimulator,
+} from '../../../dev/vendor-simulator/vendor-simulator.ts';
 import { simulatedPaymentMethod } from '../../../dev/vendor-simulator/vendor-simulator-records.ts';
+import { STRIPE_API_VERSION, StripeClient } from '../../../src/infra/vendors/stripe-client.ts';
 import { assertRejected, assertUnavailable, closedPortUrl } from './vendor-assertions.ts';
 
 const NOW = new Date('2026-03-15T12:00:00Z');

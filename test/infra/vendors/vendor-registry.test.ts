@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import {
+  startVendorSimulator,
+  type VendorSimulator,
+} from '../../../dev/vendor-simulator/vendor-simulator.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { GoCardlessClient } from '../../../src/infra/vendors/gocardless-client.ts';
 import type { PaymentVendorName } from '../../../src/infra/vendors/payment-vendor.ts';
 import { StripeClient } from '../../../src/infra/vendors/stripe-client.ts';
 import { createPaymentVendors, defaultVendorTimeoutMs } from '../../../src/infra/vendors/vendor-registry.ts';
-import { startVendorSimulator, type VendorSimulator } from '../../../dev/vendor-simulator/vendor-simulator.ts';
 import { assertRejected, assertUnavailable } from './vendor-assertions.ts';
 
 describe('createPaymentVendors', () => {
