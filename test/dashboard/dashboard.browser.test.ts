@@ -176,7 +176,7 @@ describe('the operator dashboard, in headless Chromium', { skip }, () => {
     // The worker takes it again and fails it again (the meter point is still taken).
     const events = await page.locator('ol.timeline li').count();
     assert.ok(events >= 4, `a fourth event after the retry (${events})`);
-    assert.match(await page.locator('ol.timeline').innerText(), /ERRORED[\s\S]*CREATED/);
+    assert.match(await page.locator('ol.timeline').innerText(), /ERRORED[\s\S]*RETRIED/);
   });
 
   it('pauses the supplier', async () => {
