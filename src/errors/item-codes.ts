@@ -8,8 +8,11 @@
  * (error-code-reference.ts) is rendered from these tables, so nothing is written twice.
  */
 import { ACCOUNT_RULE_CODES, ACCOUNT_RULE_PARTS } from './item-codes/account-rules.ts';
-import { FORMAT_CODES, REQUEST_CODES, STRUCTURE_CODES } from './item-codes/engine.ts';
-import { FOLLOW_UP_CODES, OPERATOR_CODES, SCHEDULING_CODES } from './item-codes/services.ts';
+// The engine's codes (reading the body, structure, field formats) and the endpoints' own codes
+// (scheduling, follow-up imports, the operator's API) are data: a sentence per code, or an object
+// with `means` and, where the group's do not fit, `todo` and `where`.
+import engineCodes from './item-codes/engine.json' with { type: 'json' };
+import serviceCodes from './item-codes/services.json' with { type: 'json' };
 
 /** What a code means (a sentence), or that and what to do and where it occurs when its group's do not fit. */
 export type ItemCodeEntry = string | { means: string; todo?: string; where?: string };
@@ -23,6 +26,14 @@ export interface ItemCodeGroup {
   todo: string;
   codes: Readonly<Record<string, ItemCodeEntry>>;
 }
+
+const REQUEST_CODES = engineCodes.request satisfies Record<string, ItemCodeEntry>;
+const STRUCTURE_CODES = engineCodes.structure satisfies Record<string, ItemCodeEntry>;
+/** The codes of the field formats, each with the sentence a failure's `detail` gives. */
+const FORMAT_CODES = engineCodes.formats satisfies Record<string, string>;
+const SCHEDULING_CODES = serviceCodes.scheduling satisfies Record<string, ItemCodeEntry>;
+const FOLLOW_UP_CODES = serviceCodes.follow_ups satisfies Record<string, ItemCodeEntry>;
+const OPERATOR_CODES = serviceCodes.operator satisfies Record<string, ItemCodeEntry>;
 
 type AccountRuleCode = {
   [Part in keyof typeof ACCOUNT_RULE_CODES]: keyof (typeof ACCOUNT_RULE_CODES)[Part];

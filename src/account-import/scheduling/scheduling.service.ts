@@ -1,11 +1,5 @@
 import { check, clockIn, supplierNotFound } from '../../accounts/account-checks.ts';
-import {
-  type ApiError,
-  answerOf,
-  apiError,
-  RawBodyError,
-  validationFailed,
-} from '../../errors/error-catalogue.ts';
+import { type ApiError, answerOf, apiError, RawBodyError } from '../../errors/error-catalogue.ts';
 import { item } from '../../errors/error-items.ts';
 import type { Db } from '../../infra/db/db.ts';
 import type { Supplier, SupplierCache } from '../../suppliers/suppliers.queries.ts';

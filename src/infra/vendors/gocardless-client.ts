@@ -1,5 +1,5 @@
 import type { PaymentInstructionType, PaymentVendor, VendorInstruction } from './payment-vendor.ts';
-import { fetchVendorObject, notTheObjectAskedFor, rejection } from './vendor-http.ts';
+import { fetchVendorObject, notTheObjectAskedFor, rejection, type VendorConnection } from './vendor-http.ts';
 
 /** The API version we speak; GoCardless requires the header on every request. */
 export const GOCARDLESS_API_VERSION = '2015-07-06';
@@ -14,11 +14,8 @@ export const GOCARDLESS_ACTIVE_STATUSES = new Set([
   'active',
 ]);
 
-export interface GoCardlessClientOptions {
-  apiUrl: string;
+export interface GoCardlessClientOptions extends VendorConnection {
   accessToken: string;
-  timeoutMs: number;
-  fetch?: typeof fetch;
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -43,16 +40,13 @@ export class GoCardlessClient implements PaymentVendor {
       );
     }
     // GoCardless decides whether the reference is one of its mandates (docs/product.md, Payment vendors).
-    const body = await fetchVendorObject({
+    const body = await fetchVendorObject(this.#options, {
       ...asked,
-      apiUrl: this.#options.apiUrl,
       path: (segment) => `mandates/${segment}`,
       headers: {
         authorization: `Bearer ${this.#options.accessToken}`,
         'gocardless-version': GOCARDLESS_API_VERSION,
       },
-      timeoutMs: this.#options.timeoutMs,
-      fetch: this.#options.fetch,
     });
 
     const mandate = body.mandates as Record<string, unknown> | undefined;

@@ -1,5 +1,5 @@
 import type { PaymentInstructionType, PaymentVendor, VendorInstruction } from './payment-vendor.ts';
-import { fetchVendorObject, notTheObjectAskedFor, rejection } from './vendor-http.ts';
+import { fetchVendorObject, notTheObjectAskedFor, rejection, type VendorConnection } from './vendor-http.ts';
 
 /** Pinned so that the shape of payment methods does not change under us with the account's default. */
 export const STRIPE_API_VERSION = '2024-06-20';
@@ -23,11 +23,8 @@ const DETAIL_FIELDS: Record<string, string[]> = {
   us_bank_account: ['bank_name', 'routing_number', 'account_type', 'last4'],
 };
 
-export interface StripeClientOptions {
-  apiUrl: string;
+export interface StripeClientOptions extends VendorConnection {
   apiKey: string;
-  timeoutMs: number;
-  fetch?: typeof fetch;
   /** For the card-expiry check. */
   now?: () => Date;
 }
@@ -62,16 +59,13 @@ export class StripeClient implements PaymentVendor {
   async fetchInstruction(reference: string, type: PaymentInstructionType): Promise<VendorInstruction> {
     const asked = { vendor: 'STRIPE', reference, noun: 'payment method' } as const;
     // Stripe decides whether the reference is one of its payment methods (docs/product.md, Payment vendors).
-    const method = await fetchVendorObject({
+    const method = await fetchVendorObject(this.#options, {
       ...asked,
-      apiUrl: this.#options.apiUrl,
       path: (segment) => `v1/payment_methods/${segment}`,
       headers: {
         authorization: `Bearer ${this.#options.apiKey}`,
         'stripe-version': STRIPE_API_VERSION,
       },
-      timeoutMs: this.#options.timeoutMs,
-      fetch: this.#options.fetch,
     });
 
     if (method.id !== reference || typeof method.type !== 'string') throw notTheObjectAskedFor(asked);

@@ -141,25 +141,32 @@ export async function getVendorJson(request: VendorGetRequest): Promise<Record<s
   });
 }
 
+/** Where a vendor's API is and how long to wait for it: the part every client's options share. */
+export interface VendorConnection {
+  apiUrl: string;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
 export interface VendorObjectRequest {
   vendor: PaymentVendorName;
   /** The supplier's reference: the id of the object at the vendor. */
   reference: string;
   /** What the vendor calls the object, for error messages: "mandate", "payment method". */
   noun: string;
-  apiUrl: string;
   /** The object's path under apiUrl, given the reference as one URL path segment. */
   path: (segment: string) => string;
   headers: Record<string, string>;
-  timeoutMs: number;
-  fetch?: typeof fetch;
 }
 
 /**
  * The vendor's object named by the reference (getVendorJson on its URL), refused as
  * `invalid_payment_instruction_reference` when no URL path segment can carry the reference.
  */
-export async function fetchVendorObject(request: VendorObjectRequest): Promise<Record<string, unknown>> {
+export async function fetchVendorObject(
+  connection: VendorConnection,
+  request: VendorObjectRequest,
+): Promise<Record<string, unknown>> {
   const { vendor, reference, noun } = request;
   const segment = referenceSegment(reference);
   if (segment === null) {
@@ -173,10 +180,10 @@ export async function fetchVendorObject(request: VendorObjectRequest): Promise<R
     vendor,
     reference,
     noun,
-    url: new URL(request.path(segment), withTrailingSlash(request.apiUrl)),
+    url: new URL(request.path(segment), withTrailingSlash(connection.apiUrl)),
     headers: request.headers,
-    timeoutMs: request.timeoutMs,
-    fetch: request.fetch ?? fetch,
+    timeoutMs: connection.timeoutMs,
+    fetch: connection.fetch ?? fetch,
   });
 }
 
