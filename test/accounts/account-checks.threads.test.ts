@@ -35,6 +35,25 @@ describe('account checks in a thread', () => {
     return { inThread: await pool.verdict(readBody(text), text, clock), onLoop: onLoop(text) };
   }
 
+  it('keeps one error listener on its threads however many checks it runs', async () => {
+    // Each check once added a listener: Node warned at the 11th, and validate ran at half its rate.
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const text = toJsonText(accountFor('POOL', 3));
+      await Promise.all(Array.from({ length: 40 }, () => pool.verdict(readBody(text), text, clock)));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(
+        warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message),
+        [],
+      );
+      assert.equal(pool.checksInThreads >= 40, true, 'the checks ran in the thread');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('gives the verdict the event loop gives, on valid and mutated accounts', async () => {
     const account = generatedAccount('POOL');
     const texts = fc
