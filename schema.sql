@@ -113,6 +113,16 @@ CREATE TABLE email_outbox (
   CONSTRAINT email_outbox_status CHECK ((status = ANY (ARRAY['PENDING'::text, 'SENDING'::text, 'SENT'::text, 'FAILED'::text])))
 );
 
+CREATE TABLE identifier_reservations (
+  kind text NOT NULL,
+  key text NOT NULL,
+  import_process_id bigint NOT NULL,
+  attr text NOT NULL,
+  CONSTRAINT identifier_reservations_import_process_id_fkey FOREIGN KEY (import_process_id) REFERENCES import_processes(id) ON DELETE CASCADE,
+  CONSTRAINT identifier_reservations_kind_check CHECK ((kind = ANY (ARRAY['meter_point'::text, 'reference'::text, 'cais_reference'::text]))),
+  CONSTRAINT identifier_reservations_pkey PRIMARY KEY (kind, key)
+);
+
 CREATE TABLE import_process_events (
   id bigint NOT NULL DEFAULT nextval('import_process_events_id_seq'::regclass),
   import_process_id bigint NOT NULL,
@@ -279,6 +289,15 @@ CREATE TABLE registers (
   CONSTRAINT registers_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE schedule_refusals (
+  import_supplier text NOT NULL,
+  code text NOT NULL,
+  refusals bigint NOT NULL,
+  last_refused_at timestamp with time zone NOT NULL,
+  CONSTRAINT schedule_refusals_import_supplier_fkey FOREIGN KEY (import_supplier) REFERENCES import_suppliers(code),
+  CONSTRAINT schedule_refusals_pkey PRIMARY KEY (import_supplier, code)
+);
+
 CREATE TABLE schemaversion (
   version bigint NOT NULL,
   name text,
@@ -358,6 +377,8 @@ CREATE UNIQUE INDEX email_outbox_account_id_kind_key ON email_outbox USING btree
 CREATE INDEX email_outbox_failed ON email_outbox USING btree (failed_at, id) WHERE (status = 'FAILED'::text);
 CREATE UNIQUE INDEX email_outbox_pkey ON email_outbox USING btree (id);
 CREATE INDEX email_outbox_unsent ON email_outbox USING btree (id) WHERE (status = ANY (ARRAY['PENDING'::text, 'SENDING'::text]));
+CREATE UNIQUE INDEX identifier_reservations_pkey ON identifier_reservations USING btree (kind, key);
+CREATE INDEX identifier_reservations_process ON identifier_reservations USING btree (import_process_id);
 CREATE UNIQUE INDEX import_process_events_pkey ON import_process_events USING btree (id);
 CREATE INDEX import_process_events_process ON import_process_events USING btree (import_process_id, id);
 CREATE UNIQUE INDEX import_process_tallies_pkey ON import_process_tallies USING btree (import_supplier, status, error_code);
@@ -389,6 +410,7 @@ CREATE INDEX readings_meter ON readings USING btree (meter_id);
 CREATE UNIQUE INDEX readings_pkey ON readings USING btree (id);
 CREATE INDEX registers_meter ON registers USING btree (meter_id);
 CREATE UNIQUE INDEX registers_pkey ON registers USING btree (id);
+CREATE UNIQUE INDEX schedule_refusals_pkey ON schedule_refusals USING btree (import_supplier, code);
 CREATE UNIQUE INDEX schemaversion_pkey ON schemaversion USING btree (version);
 CREATE UNIQUE INDEX service_secrets_pkey ON service_secrets USING btree (name);
 CREATE UNIQUE INDEX statements_account_id_statement_id_key ON statements USING btree (account_id, statement_id);

@@ -80,7 +80,7 @@ const checkTaskParamsStructure = structuralValidator(TaskParamsSchema, ACCOUNT_F
 export function check(body: unknown, clock: CheckClock): Checked {
   const parsed = parseAccountRequest(body, clock);
   const errors = parsed.ok ? [] : [...parsed.errors];
-  const code = parsed.ok ? parsed.payload.import_supplier : importSupplierOf(body);
+  const code = parsed.ok ? parsed.payload.import_supplier : accountOf(body).import_supplier;
   return { errors, parsed, code: typeof code === 'string' ? code : null };
 }
 
@@ -188,11 +188,11 @@ export function parseTaskParams(input: unknown, now: Date): Result<ScheduleTaskP
   };
 }
 
-function importSupplierOf(body: unknown): unknown {
-  if (!body || typeof body !== 'object') return undefined;
+/** The account of a V2 body, bare or wrapped as {payload}, whatever its shape (empty when none). */
+export function accountOf(body: unknown): Record<string, unknown> {
+  if (!body || typeof body !== 'object') return {};
   const b = body as Record<string, unknown>;
-  const inner = b.payload && typeof b.payload === 'object' ? (b.payload as Record<string, unknown>) : b;
-  return inner.import_supplier;
+  return b.payload && typeof b.payload === 'object' ? (b.payload as Record<string, unknown>) : b;
 }
 
 /** Adds `import_supplier_not_found` unless the body's supplier already has an error of its own. */
@@ -213,10 +213,17 @@ export async function validateAccount(options: {
   body: unknown;
   text: string | undefined;
   timeZone: string;
+  /** What the account would conflict with among other accounts and processes (read-only). */
+  conflictsOf?: (account: Record<string, unknown>) => Promise<ErrorItem[]>;
 }): Promise<void> {
-  const { suppliers, checks, body, text, timeZone } = options;
-  const verdict = await checks.verdict(body, text, clockIn(timeZone));
+  const { suppliers, checks, body, text, timeZone, conflictsOf } = options;
+  const [verdict, conflicts] = await Promise.all([
+    checks.verdict(body, text, clockIn(timeZone)),
+    conflictsOf?.(accountOf(body)) ?? [],
+  ]);
   if (verdict.code !== null && !(await suppliers.get(verdict.code))) supplierNotFound(verdict);
+  const reported = new Set(verdict.errors.map((e) => e.attr));
+  verdict.errors.push(...conflicts.filter((c) => !reported.has(c.attr)));
   if (verdict.errors.length > 0) {
     const detail = 'The account data could not be validated.';
     throw validationFailed('account_failed_validation', verdict.errors, detail);

@@ -8,6 +8,8 @@ import {
 import { findImportProcessDetail } from '../account-import/operator/process-detail.queries.ts';
 import { listProcessesPage } from '../account-import/operator/process-lists.queries.ts';
 import { logProcessEvents } from '../account-import/process-event-log.ts';
+import { type Holding, identifierHoldings } from '../account-import/reservations/reservations.queries.ts';
+import { KIND_NAMES } from '../accounts/payload/unique-identifiers.ts';
 import { notFound } from '../errors/error-catalogue.ts';
 import { StringEnum } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
@@ -51,6 +53,25 @@ const ACTIONS: Record<
   retry: retryImportProcess,
 };
 
+/** What a holder of one of the process's identifiers is, in words (a link when it is the supplier's). */
+function holderCell(supplier: string, h: Holding) {
+  if (h.held === 'self') return html`this process`;
+  if (h.held === 'free') return html`nobody (not reserved)`;
+  if (h.held === 'other_supplier') return html`another supplier's process`;
+  return html`<a href="${processPath(supplier, h.external)}">${h.external}</a>${h.accountNumber ? html` (account ${h.accountNumber})` : null}`;
+}
+
+/** The identifiers no other account may carry, and who holds each (decision 0064). */
+function identifiersSection(supplier: string, holdings: Awaited<ReturnType<typeof identifierHoldings>>) {
+  if (holdings.length === 0) return null;
+  return html`<section aria-labelledby="identifiers"><h2 id="identifiers">Identifiers</h2>
+<table><thead><tr><th scope="col">Kind</th><th scope="col">Identifier</th><th scope="col">Where</th><th scope="col">Held by</th></tr></thead>
+<tbody>${holdings.map(
+    (h) =>
+      html`<tr data-held="${h.held}"><td>${KIND_NAMES[h.kind]}</td><td><code>${h.key}</code></td><td><code>${h.attr}</code></td><td>${holderCell(supplier, h)}</td></tr>`,
+  )}</tbody></table></section>`;
+}
+
 export const processPages: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   const hide = true;
 
@@ -91,6 +112,7 @@ ${list.next_cursor ? html`<p><a href="${processesPath(code, { status, error_code
       const { supplier, external } = request.params;
       const d = await findImportProcessDetail(db, supplier, external);
       if (!d) throw notFound('No import process exists for that supplier and external account number.');
+      const holdings = await identifierHoldings(db, { supplier, external, payload: d.payload });
       const ctx = { csrfToken: sessionOf(request).csrfToken, notice: noticeText(request.query) };
       const status = d.status;
       const latestError = d.latest_error;
@@ -118,6 +140,7 @@ ${actions.length ? html`<p class="actions">${actions}</p>` : null}
         ) => html`<li><time datetime="${wireDatetime(e.occurred_at)}">${wireDatetime(e.occurred_at)}</time> <strong>${shortEvent(e.event)}</strong>
 ${e.data ? html`<details><summary>data</summary><pre>${JSON.stringify(e.data, null, 2)}</pre></details>` : null}</li>`,
       )}</ol></section>
+${identifiersSection(supplier, holdings)}
 <section aria-labelledby="payload"><h2 id="payload">Stored payload</h2>
 ${payloadTree(d.payload)}
 <details><summary>As JSON</summary><pre class="json">${JSON.stringify(d.payload, null, 2)}</pre></details>

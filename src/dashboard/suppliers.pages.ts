@@ -2,6 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bulkTransition } from '../account-import/operator/process-actions.queries.ts';
 import { errorCodeCounts } from '../account-import/operator/supplier-activity.queries.ts';
+import {
+  type RefusalRow,
+  readSupplierScheduleRefusals,
+} from '../account-import/refusals/schedule-refusals.ts';
 import { emailOutboxSummary } from '../accounts/welcome-emails/outbox.queries.ts';
 import { notFound } from '../errors/error-catalogue.ts';
 import { StringEnum } from '../http/schemas.ts';
@@ -14,6 +18,7 @@ import {
   updateSupplierSettings,
 } from '../suppliers/suppliers.queries.ts';
 import { IMPORT_PROCESS_STATUSES } from '../vocabulary/import-process-states.ts';
+import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import { sendPage, sessionOf } from './dashboard-auth.ts';
 import { type Html, html, query, seg } from './html.ts';
 import { type PageContext, page, postForm } from './layout.ts';
@@ -122,6 +127,21 @@ ${
 }</section>`;
 }
 
+/** Refusals at scheduling by code (decision 0065): accounts the API refused, which left no process. */
+async function refusalsSection(db: Db, code: string) {
+  const rows = (await db.query<RefusalRow>(readSupplierScheduleRefusals, [code])).rows;
+  return html`<section aria-labelledby="refusals"><h2 id="refusals">Refused at scheduling</h2>
+${
+  rows.length
+    ? html`<table><thead><tr><th scope="col">Code</th><th scope="col" class="num">Refusals</th><th scope="col">Last</th></tr></thead>
+<tbody>${rows.map(
+        (r) =>
+          html`<tr data-refusal="${r.code}"><th scope="row"><code>${r.code}</code></th><td class="num">${r.refusals}</td><td>${wireDatetime(r.last_refused_at)}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p>No account has been refused.</p>`
+}</section>`;
+}
+
 export const supplierPages: FastifyPluginAsyncTypebox<{ db: Db; suppliers: SupplierCache }> = async (
   app,
   { db, suppliers },
@@ -152,7 +172,8 @@ ${outboxSection(outbox)}`;
       const main = html`<div class="status">Status: <strong data-field="status">${snap.status}</strong> ${pauseOrResume(ctx, snap)}
 <a href="${processesPath(code)}">All processes</a></div>
 ${progressSection(snap)}
-${await errorsSection(ctx, db, code)}`;
+${await errorsSection(ctx, db, code)}
+${await refusalsSection(db, code)}`;
       return sendPage(reply, page(ctx, { title: `Supplier ${code}`, main, chart: true }));
     },
   );

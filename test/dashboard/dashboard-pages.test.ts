@@ -90,6 +90,40 @@ describe('dashboard pages and actions', () => {
     assert.doesNotMatch(res.body, /X%3C1%3E\/retry"/);
   });
 
+  it("shows the identifiers a process brings and who holds each, linking to the supplier's own holder", async () => {
+    const schedule = (external: string, payload: Record<string, unknown>) =>
+      scheduleImportProcess(t.db, {
+        supplier: 'PG',
+        externalAccountNumber: external,
+        payload: { import_supplier: 'PG', external_account_number: external, ...payload },
+        isDryRun: false,
+        scheduleWindowStart: new Date(),
+        scheduleWindowEnd: new Date(Date.now() + 86400e3),
+        explicitWindow: false,
+      });
+    const meterPoints = (...identifiers: string[]) => ({
+      supply_addresses: [{ meter_points: identifiers.map((identifier) => ({ identifier })) }],
+    });
+    assert.equal((await schedule('HOLDER-1', meterPoints('1200000000001'))).kind, 'created');
+    const refused = await schedule('WANTS-1', meterPoints('1200000000001', '1200000000002'));
+    assert.equal(refused.kind, 'conflict');
+    // The holder's own page: it holds its identifier.
+    const holder = (await s.get('/dashboard/processes/PG/HOLDER-1/')).body;
+    assert.match(holder, /<tr data-held="self"><td>Meter point<\/td><td><code>1200000000001<\/code>/);
+    // A process staged around the API (no reservations) sees who holds what it brings.
+    await t.db.query(
+      sql(
+        '',
+        `INSERT INTO import_processes (import_supplier, external_account_number, status, payload, latest_event)
+         VALUES ('PG', 'WANTS-1', 'ERRORED', $1, '{}')`,
+      ),
+      [meterPoints('1200000000001', '1200000000002')],
+    );
+    const wants = (await s.get('/dashboard/processes/PG/WANTS-1/')).body;
+    assert.match(wants, /data-held="same_supplier">.*<a href="\/dashboard\/processes\/PG\/HOLDER-1\/">HOLDER-1<\/a>/);
+    assert.match(wants, /data-held="free"><td>Meter point<\/td><td><code>1200000000002</);
+  });
+
   it('retries and cancels one process; a move the state table refuses is a 400 page', async () => {
     const retried = await s.post('/dashboard/processes/PG/BAD-1/retry');
     assert.equal(retried.statusCode, 303);

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Queryable } from '../../infra/db/db.ts';
 import { IMPORT_PROCESS_STATUSES } from '../../vocabulary/import-process-states.ts';
+import { readScheduleRefusals } from '../refusals/schedule-refusals.ts';
 import { foldTallyChanges, readQueueLag, readTallies, type TallyRow } from './import-metrics.queries.ts';
 
 /** A scrape folds the changes itself when this many wait (no worker has folded them lately). */
@@ -23,18 +24,22 @@ interface Snapshot {
   /** Supplier → error code → entries into an error state. */
   errors: Map<string, Map<string, number>>;
   queueLagSeconds: number;
+  /** Refusals at scheduling: supplier, code, how many. */
+  refusals: { import_supplier: string; code: string; refusals: string }[];
 }
 
 async function readSnapshot(db: Queryable, log: Pick<FastifyBaseLogger, 'warn'>): Promise<Snapshot> {
-  const [tallies, lag] = await Promise.all([
+  const [tallies, lag, refusals] = await Promise.all([
     db.query<TallyRow & { changes: number }>(readTallies),
     db.query<{ seconds: number }>(readQueueLag),
+    db.query<Snapshot['refusals'][number]>(readScheduleRefusals),
   ]);
   const snapshot: Snapshot = {
     processes: new Map(),
     accountsCreated: new Map(),
     errors: new Map(),
     queueLagSeconds: Number(lag.rows[0]?.seconds ?? 0),
+    refusals: refusals.rows,
   };
   let changes = 0;
   for (const row of tallies.rows) {
@@ -63,7 +68,8 @@ async function readSnapshot(db: Queryable, log: Pick<FastifyBaseLogger, 'warn'>)
 
 /**
  * Registers ferry_import_processes{supplier,status}, ferry_accounts_created_total{supplier},
- * ferry_import_errors_total{supplier,code} and ferry_import_queue_lag_seconds on `registry`. The
+ * ferry_import_errors_total{supplier,code}, ferry_schedule_refusals_total{supplier,code} and
+ * ferry_import_queue_lag_seconds on `registry`. The
  * families of one scrape share one read; a read that fails (the database away) leaves the last
  * values. A supplier with processes has an accounts-created sample, zero included.
  */
@@ -129,6 +135,15 @@ export function registerImportMetrics(
         for (const [supplier, byCode] of s.errors) {
           for (const [code, n] of byCode) counter.inc({ supplier, code }, n);
         }
+      },
+    },
+    {
+      name: 'ferry_schedule_refusals_total',
+      help: 'Accounts refused when they were to be scheduled (no process was created), by supplier and code; a validation refusal counts once per distinct item code.',
+      labelNames: ['supplier', 'code'],
+      fill: (counter, s) => {
+        for (const r of s.refusals)
+          counter.inc({ supplier: r.import_supplier, code: r.code }, Number(r.refusals));
       },
     },
   ];

@@ -1,4 +1,4 @@
-import { Histogram, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 
 const NAME = 'ferry_worker_batch_duration_seconds';
 
@@ -13,6 +13,24 @@ export function workerBatchDuration(registry: Registry): Histogram {
     name: NAME,
     help: 'Time from claiming a batch of import processes to all of them settled, per batch.',
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+}
+
+const LATE_CONFLICTS = 'ferry_worker_identifier_conflicts_total';
+
+/**
+ * Accounts the worker failed because another account held one of their identifiers: the
+ * worker's check behind the reservations taken at scheduling (decision 0064). It should stay 0;
+ * anything else means a path scheduled an account without reserving.
+ */
+export function workerIdentifierConflicts(registry: Registry): Counter<'supplier' | 'code'> {
+  const existing = registry.getSingleMetric(LATE_CONFLICTS);
+  if (existing) return existing as Counter<'supplier' | 'code'>;
+  return new Counter({
+    name: LATE_CONFLICTS,
+    help: 'Accounts the worker failed on an identifier another account holds (reservations should make this 0).',
+    labelNames: ['supplier', 'code'],
     registers: [registry],
   });
 }

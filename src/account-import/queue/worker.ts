@@ -8,12 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
+import { CONFLICT_CODES } from '../../accounts/payload/unique-identifiers.ts';
 import type { FerryConfig } from '../../config.ts';
 import { localDate } from '../../infra/clock.ts';
 import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
 import { startLeaseLoop } from '../../infra/lease-loop.ts';
 import { foldTallyChanges } from '../metrics/import-metrics.queries.ts';
-import { workerBatchDuration } from '../metrics/worker-metrics.ts';
+import { workerBatchDuration, workerIdentifierConflicts } from '../metrics/worker-metrics.ts';
 import { type EventProcess, logProcessEvents } from '../process-event-log.ts';
 import { recordTransition } from '../process-transitions.queries.ts';
 import { type ImportOutcome, processImport, processImportBatch } from './process-import.ts';
@@ -42,6 +43,9 @@ export interface WorkerOptions {
   /** Where the batch-duration histogram goes (/metrics of the process running the worker). */
   metrics?: Registry;
 }
+
+/** The failures the reservations taken at scheduling should have refused. */
+const LATE_CONFLICT_CODES = new Set<string>(Object.values(CONFLICT_CODES));
 
 /** Batches a worker has in flight at once: while one is in the database, the next is prepared. */
 const LANES = 2;
@@ -78,6 +82,7 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
   let lastMaintenance = 0;
   let lastFold = Date.now();
   const batchDuration = opts.metrics ? workerBatchDuration(opts.metrics) : null;
+  const lateConflicts = opts.metrics ? workerIdentifierConflicts(opts.metrics) : null;
   let claimedSinceAnalyze = 0;
   let lastAnalyze = Date.now();
   let analyzing: Promise<void> | null = null;
@@ -140,6 +145,9 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
 
   function logOutcome(p: ClaimedProcess, outcome: ImportOutcome | null) {
     if (!outcome) return;
+    if (outcome.trigger === 'fail' && LATE_CONFLICT_CODES.has(outcome.errorCode ?? '')) {
+      lateConflicts?.inc({ supplier: p.import_supplier, code: outcome.errorCode });
+    }
     logProcessEvents(logger, outcome.trigger, [{ ...asEventProcess(p), errorCode: outcome.errorCode }], {
       workerId,
     });

@@ -2,6 +2,8 @@
  * Scheduling import processes: new ones staged in one statement however many, existing ones
  * re-scheduled (or refused) by the state table, under row locks taken in id order.
  */
+import { type UniqueIdentifier, uniqueIdentifiersOf } from '../../accounts/payload/unique-identifiers.ts';
+import type { ErrorItem } from '../../errors/error-items.ts';
 import { batcher } from '../../infra/batcher.ts';
 import { type Db, type Queryable, sql } from '../../infra/db/db.ts';
 import {
@@ -11,6 +13,11 @@ import {
 } from '../../vocabulary/import-process-states.ts';
 import { startSql } from '../process-state-sql.ts';
 import { recordTransitions } from '../process-transitions.queries.ts';
+import {
+  findConflicts,
+  isReservationTaken,
+  replaceReservations,
+} from '../reservations/reservations.queries.ts';
 
 export interface ScheduleInput {
   supplier: string;
@@ -23,19 +30,25 @@ export interface ScheduleInput {
   explicitWindow: boolean;
 }
 
+/** An input with what may be on no other account: checked for every schedule, reserved unless a dry run. */
+type Candidate = ScheduleInput & { identifiers: UniqueIdentifier[] };
+
 export type ScheduleOutcome =
   | { kind: 'created' }
   | { kind: 'rescheduled' }
   | { kind: 'unchanged' }
   | { kind: 'in_progress' }
-  | { kind: 'already_imported'; accountNumber: string };
+  | { kind: 'already_imported'; accountNumber: string }
+  /** An identifier is held by another process, or brought by an earlier account of the request. */
+  | { kind: 'conflict'; errors: ErrorItem[] };
 
 const start = startSql('schedule', { at: 'requested_at' });
 
 /**
- * New processes, each with its CREATED event (at its request's time), in one statement (no
- * transaction needed); the keys returned are those inserted, a process that exists already is
- * left alone.
+ * New processes, each with its CREATED event (at its request's time) and its identifier
+ * reservations ($2), in one statement (no transaction needed); the keys returned are those
+ * inserted, a process that exists already is left alone. A reservation another process holds
+ * fails the statement (a unique violation): nothing of it is kept.
  */
 const insertProcesses = sql(
   'insertImportProcesses',
@@ -54,13 +67,28 @@ const insertProcesses = sql(
      RETURNING id, import_supplier, external_account_number, latest_event
    ), event AS (
      ${start.events('created')}
+   ), reserved AS (
+     INSERT INTO identifier_reservations (kind, key, import_process_id, attr)
+     SELECT r.kind, r.key, c.id, r.attr
+       FROM created c
+       JOIN jsonb_to_recordset($2::jsonb) AS r(import_supplier text, external_account_number text, kind text, key text, attr text)
+         ON r.import_supplier = c.import_supplier AND r.external_account_number = c.external_account_number
    )
    SELECT import_supplier, external_account_number FROM created`,
 );
 
+/** What a scheduled process reserves: a dry run nothing (its identifiers are only checked). */
+const reservedBy = (input: Candidate) => (input.isDryRun ? [] : input.identifiers);
+
 /** A process to insert, and when its request asked for it (its CREATED event's time). */
-type NewProcess = ScheduleInput & { requestedAt: string };
+type NewProcess = Candidate & { requestedAt: string };
 const keyOf = (supplier: string, external: string) => `${supplier}\u0000${external}`;
+
+/**
+ * What staging a new process came to: inserted, left alone (it exists), or raced (a reservation
+ * was taken by another schedule since the check: nothing was written; check again).
+ */
+export type InsertResult = 'inserted' | 'exists' | 'raced';
 
 /** Inserts the processes that do not exist yet; true for each one inserted. */
 async function insertNewProcesses(db: Queryable, items: NewProcess[]): Promise<boolean[]> {
@@ -79,10 +107,20 @@ async function insertNewProcesses(db: Queryable, items: NewProcess[]): Promise<b
     schedule_window_end: i.scheduleWindowEnd.toISOString(),
     requested_at: i.requestedAt,
   }));
+  const reservations = [...offered.values()].flatMap((i) =>
+    reservedBy(i).map(({ kind, key, attr }) => ({
+      import_supplier: i.supplier,
+      external_account_number: i.externalAccountNumber,
+      kind,
+      key,
+      attr,
+    })),
+  );
   const inserted = new Set(
     (
       await db.query<{ import_supplier: string; external_account_number: string }>(insertProcesses, [
         JSON.stringify(rows),
+        JSON.stringify(reservations),
       ])
     ).rows.map((r) => keyOf(r.import_supplier, r.external_account_number)),
   );
@@ -92,14 +130,23 @@ async function insertNewProcesses(db: Queryable, items: NewProcess[]): Promise<b
   });
 }
 
-/** Stages new processes: true for each one inserted (one that exists already is left alone). */
-export type InsertNewProcesses = (items: NewProcess[]) => Promise<boolean[]>;
+/** Stages new processes: what came of each (one that exists already is left alone). */
+export type InsertNewProcesses = (items: NewProcess[]) => Promise<InsertResult[]>;
+
+const resultOf = (inserted: boolean): InsertResult => (inserted ? 'inserted' : 'exists');
 
 /** Stages new processes in one statement, however many (the bulk endpoint's whole request). */
 export const insertAtOnce =
   (db: Queryable): InsertNewProcesses =>
-  (items) =>
-    insertNewProcesses(db, items);
+  async (items) => {
+    try {
+      return (await insertNewProcesses(db, items)).map(resultOf);
+    } catch (err) {
+      // The statement wrote nothing: every item is checked and offered again.
+      if (isReservationTaken(err)) return items.map(() => 'raced');
+      throw err;
+    }
+  };
 
 /**
  * Stages new processes with group commit: concurrent requests share one INSERT (and one
@@ -112,7 +159,16 @@ export function processStager(db: Db): InsertNewProcesses {
       (await insertNewProcesses(db, items)).map((value) => ({ status: 'fulfilled' as const, value })),
     { maxBatch: 200, maxInFlight: 2 },
   );
-  return (items) => Promise.all(items.map(stageOne));
+  // A batch that raced is tried one item at a time by the batcher: only the item that raced fails.
+  return (items) =>
+    Promise.all(
+      items.map((item) =>
+        stageOne(item).then(resultOf, (err) => {
+          if (isReservationTaken(err)) return 'raced' as const;
+          throw err;
+        }),
+      ),
+    );
 }
 
 // The processes asked for, locked in id order (two requests never wait for each other in a cycle),
@@ -158,7 +214,7 @@ interface LockedProcess {
  * four statements however many: each locked, decided by the state table, the replaced ones given
  * their new payload and moved by the `schedule` trigger together.
  */
-async function rescheduleExisting(db: Db, inputs: ScheduleInput[]): Promise<ScheduleOutcome[]> {
+async function rescheduleExisting(db: Db, inputs: Candidate[]): Promise<ScheduleOutcome[]> {
   const keys = inputs.map((input, i) => ({
     i,
     import_supplier: input.supplier,
@@ -171,7 +227,7 @@ async function rescheduleExisting(db: Db, inputs: ScheduleInput[]): Promise<Sche
   return db.transaction(async (tx) => {
     const locked = (await tx.query<LockedProcess>(lockProcesses, [JSON.stringify(keys)])).rows;
     const outcomes: (ScheduleOutcome | undefined)[] = inputs.map(() => undefined);
-    const replaced: { id: string; input: ScheduleInput }[] = [];
+    const replaced: { id: string; input: Candidate }[] = [];
     for (const existing of locked) {
       const input = inputs[existing.i];
       outcomes[existing.i] = decideReschedule(existing, input);
@@ -190,6 +246,10 @@ async function rescheduleExisting(db: Db, inputs: ScheduleInput[]): Promise<Sche
           })),
         ),
       ]);
+      await replaceReservations(
+        tx,
+        replaced.map(({ id, input }) => ({ processId: id, identifiers: reservedBy(input) })),
+      );
       await recordTransitions(
         tx,
         replaced.map((r) => r.id),
@@ -199,6 +259,35 @@ async function rescheduleExisting(db: Db, inputs: ScheduleInput[]): Promise<Sche
     return outcomes as ScheduleOutcome[];
   });
 }
+
+const requestOf = (input: Candidate) => ({
+  supplier: input.supplier,
+  external: input.externalAccountNumber,
+  identifiers: input.identifiers,
+});
+
+/** Of the inputs `indexes` names, those that conflict get their outcome; the others are returned. */
+async function refuseConflicts(
+  db: Queryable,
+  inputs: Candidate[],
+  indexes: number[],
+  outcomes: Map<number, ScheduleOutcome>,
+): Promise<number[]> {
+  if (!indexes.some((i) => inputs[i].identifiers.length > 0)) return indexes;
+  const conflicts = await findConflicts(
+    db,
+    indexes.map((i) => requestOf(inputs[i])),
+    { inOrder: true },
+  );
+  return indexes.filter((i, k) => {
+    if (conflicts[k].length === 0) return true;
+    outcomes.set(i, { kind: 'conflict', errors: conflicts[k] });
+    return false;
+  });
+}
+
+/** How often new processes are checked and offered again after racing for a reservation. */
+const RACE_ATTEMPTS = 4;
 
 /** What scheduling does to a process that exists, by the state table. */
 function decideReschedule(existing: LockedProcess, input: ScheduleInput): ScheduleOutcome {
@@ -222,28 +311,46 @@ function decideReschedule(existing: LockedProcess, input: ScheduleInput): Schedu
  */
 export async function scheduleImportProcesses(
   db: Db,
-  inputs: ScheduleInput[],
+  scheduled: ScheduleInput[],
   insertNew: InsertNewProcesses = insertAtOnce(db),
 ): Promise<ScheduleOutcome[]> {
+  const inputs = scheduled.map((input) => ({ ...input, identifiers: uniqueIdentifiersOf(input.payload) }));
   const requestedAt = new Date().toISOString();
   const lastOf = new Map<string, number>();
   for (const [i, input] of inputs.entries())
     lastOf.set(keyOf(input.supplier, input.externalAccountNumber), i);
   const applied = [...lastOf.values()].sort((a, b) => a - b);
-  // The common case, new accounts: one statement.
-  const inserted = await insertNew(applied.map((i) => ({ ...inputs[i], requestedAt })));
   const outcomes = new Map<number, ScheduleOutcome>();
-  const existing = applied.filter((i, k) => {
-    if (inserted[k]) outcomes.set(i, { kind: 'created' });
-    return !inserted[k];
-  });
-  // The processes that exist (processes are never deleted): decided under their row locks.
-  if (existing.length > 0) {
-    const rescheduled = await rescheduleExisting(
-      db,
-      existing.map((i) => inputs[i]),
-    );
-    for (const [k, i] of existing.entries()) outcomes.set(i, rescheduled[k]);
+  // Conflicts are refused before anything is written: with held identifiers, and between the
+  // request's own accounts (the first one wins).
+  let offered = await refuseConflicts(db, inputs, applied, outcomes);
+  const existing: number[] = [];
+  for (let attempt = 1; offered.length > 0; attempt++) {
+    // The common case, new accounts: one statement.
+    const results = await insertNew(offered.map((i) => ({ ...inputs[i], requestedAt })));
+    const raced = offered.filter((i, k) => {
+      if (results[k] === 'inserted') outcomes.set(i, { kind: 'created' });
+      if (results[k] === 'exists') existing.push(i);
+      return results[k] === 'raced';
+    });
+    if (raced.length > 0 && attempt === RACE_ATTEMPTS) throw new Error('identifier reservations kept racing');
+    offered = await refuseConflicts(db, inputs, raced, outcomes);
+  }
+  existing.sort((a, b) => a - b);
+  // The processes that exist (processes are never deleted): decided under their row locks. A
+  // reservation taken meanwhile rolls that transaction back: checked again, then tried again.
+  for (let attempt = 1, offeredAgain = existing; offeredAgain.length > 0; attempt++) {
+    try {
+      const rescheduled = await rescheduleExisting(
+        db,
+        offeredAgain.map((i) => inputs[i]),
+      );
+      for (const [k, i] of offeredAgain.entries()) outcomes.set(i, rescheduled[k]);
+      break;
+    } catch (err) {
+      if (!isReservationTaken(err) || attempt === RACE_ATTEMPTS) throw err;
+      offeredAgain = await refuseConflicts(db, inputs, offeredAgain, outcomes);
+    }
   }
   return inputs.map((input) => {
     const outcome = outcomes.get(lastOf.get(keyOf(input.supplier, input.externalAccountNumber)) ?? -1);

@@ -19,6 +19,12 @@ import { AnyOf, authErrorResponses, BadRequest, bodyErrorResponses } from '../..
 import type { Db } from '../../infra/db/db.ts';
 import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
 import { logProcessEvents } from '../process-event-log.ts';
+import {
+  countBulkRefusals,
+  countingRefusal,
+  scheduleRefusalRecorder,
+} from '../refusals/schedule-refusals.ts';
+import { conflictReader } from '../reservations/reservations.queries.ts';
 import { stagedImportRoutes } from '../staging/staging.routes.ts';
 import { processStager } from './scheduling.queries.ts';
 import {
@@ -45,6 +51,8 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   suppliers: SupplierCache;
 }> = async (app, { db, config, suppliers }) => {
   const stage = processStager(db);
+  const conflictsOf = conflictReader(db);
+  const refusals = scheduleRefusalRecorder(db, app.log);
   // The validate endpoint's payload rules run in check threads (decision 0049).
   const checks = sharedAccountCheckPool(config.checkThreads);
   app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload', examples: [exampleAccount] });
@@ -73,6 +81,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
         body,
         text: bodyTextOf(body),
         timeZone: config.serviceTimezone,
+        conflictsOf,
       });
       return {};
     },
@@ -101,12 +110,8 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const scheduled = await scheduleAccountCreation(
-        db,
-        suppliers,
-        stage,
-        request.body,
-        config.serviceTimezone,
+      const scheduled = await countingRefusal(refusals, request.body, () =>
+        scheduleAccountCreation(db, suppliers, stage, request.body, config.serviceTimezone),
       );
       logProcessEvents(request.log, 'schedule', scheduled);
       return reply.code(201).send({});
@@ -171,6 +176,11 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
       accepted.forEach((i, k) => {
         answers[i] = scheduled[k];
       });
+      countBulkRefusals(
+        refusals,
+        lines.map((line) => line.value),
+        answers as LineAnswer[],
+      );
       return {
         results: lines.map((line, i) => ({
           external_account_number: externalAccountNumberOf(line.value),

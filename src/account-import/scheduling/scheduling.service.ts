@@ -65,11 +65,12 @@ async function scheduleInputOf(
     ? new Date(parsed.taskParams.scheduleWindowEnd)
     : // The default end, four days on, stays within the years a timestamp holds.
       new Date(Math.min(start.getTime() + FOUR_DAYS_MS, LAST_INSTANT));
+  const isDryRun = parsed.taskParams.isDryRun || supplier.config.dry_run_only;
   return {
     supplier: supplier.code,
     externalAccountNumber: String(parsed.payload.external_account_number),
     payload: parsed.payload,
-    isDryRun: parsed.taskParams.isDryRun || supplier.config.dry_run_only,
+    isDryRun,
     scheduleWindowStart: start,
     scheduleWindowEnd: end,
     explicitWindow:
@@ -79,6 +80,13 @@ async function scheduleInputOf(
 
 /** The refusal a scheduling outcome is answered with; null for a 201. */
 function refusalOf(outcome: ScheduleOutcome): ApiError | RawBodyError | null {
+  if (outcome.kind === 'conflict') {
+    return apiError(
+      'import_process_failed_validation',
+      'An identifier of this account is held by another account or import process; nothing was scheduled.',
+      { body: { domain: 'import_process', errors: outcome.errors } },
+    );
+  }
   if (outcome.kind === 'in_progress') {
     return apiError(
       'account_import_process_in_progress',

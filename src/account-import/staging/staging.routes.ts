@@ -11,6 +11,7 @@ import { AnyOf, authErrorResponses, bodyErrorResponses } from '../../http/schema
 import type { Db } from '../../infra/db/db.ts';
 import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
 import { logProcessEvents } from '../process-event-log.ts';
+import { countingRefusal, scheduleRefusalRecorder } from '../refusals/schedule-refusals.ts';
 import {
   ProcessRequestSchema,
   processStagedAccount,
@@ -42,6 +43,7 @@ export const stagedImportRoutes: FastifyPluginAsyncTypebox<{
   config: FerryConfig;
   suppliers: SupplierCache;
 }> = async (app, { db, config, suppliers }) => {
+  const refusals = scheduleRefusalRecorder(db, app.log);
   app.post(
     '/v1/data-import/validate-account/',
     {
@@ -83,7 +85,9 @@ export const stagedImportRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const { created, ...staged } = await stageAccount(db, suppliers, request.body, config.serviceTimezone);
+      const { created, ...staged } = await countingRefusal(refusals, request.body, () =>
+        stageAccount(db, suppliers, request.body, config.serviceTimezone),
+      );
       logProcessEvents(request.log, 'stage', [
         { supplier: staged.import_supplier_code, externalAccountNumber: staged.external_account_number },
       ]);

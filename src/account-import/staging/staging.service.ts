@@ -9,6 +9,7 @@ import { asCreationError } from '../../accounts/account-creation-error.ts';
 import { createAccount } from '../../accounts/create-account.ts';
 import type { AccountPayload } from '../../accounts/payload/account-payload.schema.ts';
 import { isRegistryCode } from '../../accounts/payload/rules/registry-code.ts';
+import { uniqueIdentifiersOf } from '../../accounts/payload/unique-identifiers.ts';
 import {
   apiError,
   type CreationFailureCode,
@@ -17,11 +18,17 @@ import {
 } from '../../errors/error-catalogue.ts';
 import { item } from '../../errors/error-items.ts';
 import { localDate } from '../../infra/clock.ts';
-import { type Db, withTransientRetry } from '../../infra/db/db.ts';
+import { type Db, type Queryable, withTransientRetry } from '../../infra/db/db.ts';
 import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
 import { allows } from '../../vocabulary/import-process-states.ts';
 import { type EventLog, logProcessEvents } from '../process-event-log.ts';
 import { recordTransition } from '../process-transitions.queries.ts';
+import {
+  findConflicts,
+  replaceReservations,
+  reservationRequestOf,
+  retryReservationRaces,
+} from '../reservations/reservations.queries.ts';
 import { refuseUnlessOngoing } from '../scheduling/scheduling.service.ts';
 import { findImportProcessStatus } from '../status/status.queries.ts';
 import {
@@ -77,6 +84,9 @@ export async function validateAccountV1(
 ): Promise<AccountPayload> {
   const checked = check(bareAccount(body, 'account_failed_validation'), clockIn(timeZone));
   if (checked.code !== null && !(await suppliers.get(checked.code))) supplierNotFound(checked);
+  const [conflicts] = await findConflicts(db, [reservationRequestOf(body)], { inOrder: false });
+  const reported = new Set(checked.errors.map((e) => e.attr));
+  checked.errors.push(...conflicts.filter((c) => !reported.has(c.attr)));
   if (checked.errors.length > 0 || !checked.parsed.ok) {
     throw validationFailed(
       'account_failed_validation',
@@ -126,18 +136,43 @@ export async function stageAccount(
   refuseUnlessOngoing(supplier);
   const external = String(parsed.payload.external_account_number);
   const now = new Date();
-  const created = await withTransientRetry(() =>
-    db.transaction(async (tx) => {
-      const inserted = await tx.query(insertStagedProcess, [supplier.code, external, parsed.payload, now]);
-      if (inserted.rowCount !== 0) return true;
-      const existing = (await lockImportProcess(tx, supplier.code, external))!;
-      if (existing.account_number !== null) throw alreadyImported(external, existing.account_number);
-      // Without an account, only IN_PROGRESS is a state the table does not stage from.
-      if (!allows(existing.status, 'stage')) throw inProgress();
-      await tx.query(replaceStagedPayload, [existing.id, parsed.payload]);
-      await recordTransition(tx, existing.id, 'stage');
-      return false;
-    }),
+  // Staged data reserves its identifiers as a scheduled account does (decision 0064).
+  const request = { supplier: supplier.code, external, identifiers: uniqueIdentifiersOf(parsed.payload) };
+  const refuseConflicts = async (tx: Queryable) => {
+    const [conflicts] = await findConflicts(tx, [request], { inOrder: false });
+    if (conflicts.length > 0) {
+      throw apiError('import_process_failed_validation', 'The account data failed validation.', {
+        body: { domain: DOMAIN, errors: conflicts },
+      });
+    }
+  };
+  const created = await retryReservationRaces(() =>
+    withTransientRetry(() =>
+      db.transaction(async (tx) => {
+        const inserted = await tx.query<{ id: string }>(insertStagedProcess, [
+          supplier.code,
+          external,
+          parsed.payload,
+          now,
+        ]);
+        if (inserted.rowCount !== 0) {
+          await refuseConflicts(tx);
+          await replaceReservations(tx, [
+            { processId: inserted.rows[0].id, identifiers: request.identifiers },
+          ]);
+          return true;
+        }
+        const existing = (await lockImportProcess(tx, supplier.code, external))!;
+        if (existing.account_number !== null) throw alreadyImported(external, existing.account_number);
+        // Without an account, only IN_PROGRESS is a state the table does not stage from.
+        if (!allows(existing.status, 'stage')) throw inProgress();
+        await refuseConflicts(tx);
+        await tx.query(replaceStagedPayload, [existing.id, parsed.payload]);
+        await replaceReservations(tx, [{ processId: existing.id, identifiers: request.identifiers }]);
+        await recordTransition(tx, existing.id, 'stage');
+        return false;
+      }),
+    ),
   );
   return { created, external_account_number: external, import_supplier_code: supplier.code };
 }

@@ -261,7 +261,11 @@ export const ACCOUNT_RULE_CODES = {
     overlapping_contribution_agreements: 'Agreements of the same scheme must not overlap.',
     overlapping_contribution_periods: 'This period overlaps another one.',
     payment_instruction_details_incomplete: 'BACS payments need vendor_name.',
-    reference_already_exists: 'This reference is already given.',
+    reference_already_exists: {
+      means:
+        'The reference (namespace and value) is given twice in the account, or is held by another account or import process that is not cancelled, or by an earlier account of the same request.',
+      todo: 'Give each reference once; find the account that holds it (the detail names it when it is one of yours).',
+    },
     uplift_and_value_conflict: 'Send the uplift fields or the deprecated value, not both.',
   },
   shared: {
