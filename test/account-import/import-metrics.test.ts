@@ -79,6 +79,9 @@ describe('/metrics: the migration families', () => {
     // Its electricity meter point is a1's: the worker creates a1 (staged first) and fails this one.
     const clash = accountFor('M1', 4);
     clash.supply_addresses[0].meter_points[0].identifier = a1.supply_addresses[0].meter_points[0].identifier;
+    // Scheduling refuses it while a1 holds the meter point (decision 0064): staged as if a1 had
+    // never reserved, so that only the worker's check is left to fail it.
+    await t.db.exec('DELETE FROM identifier_reservations');
     await create(clash);
     const later = accountFor('M1', 5);
     await create(later, { schedule_window_start: new Date(Date.now() + 24 * HOUR).toISOString() });
