@@ -102,6 +102,9 @@ describe('logs: one line per request and per domain event, never a secret', () =
     await create(accountFor('LOGS', 2));
     const clash = accountFor('LOGS', 3);
     clash.supply_addresses[0].meter_points[0].identifier = a1.supply_addresses[0].meter_points[0].identifier;
+    // Scheduling refuses a held meter point (decision 0064): staged as if a1 had never reserved,
+    // so that the worker's own check fails it and logs the error.
+    await t.db.exec('DELETE FROM identifier_reservations');
     await create(clash);
     const later = accountFor('LOGS', 4);
     await create(later, { schedule_window_start: new Date(Date.now() + 86400e3).toISOString() });
