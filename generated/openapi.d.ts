@@ -550,6 +550,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/data-import/suppliers/{import_supplier_code}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A supplier's migration status */
+        get: operations["getImportSupplierStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5398,6 +5415,81 @@ export interface operations {
             };
             /** @description An error: `code` says what happened, `detail` says it to a person. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImportSupplierStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Import supplier code. */
+                import_supplier_code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supplier's migration status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        /**
+                         * @description Ongoing: accounts are scheduled and created. Paused: creation requests are refused (import_supplier_paused) and scheduled accounts wait until it is Ongoing again. Complete: the migration is over.
+                         * @enum {string}
+                         */
+                        status: "Ongoing" | "Paused" | "Complete";
+                    };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

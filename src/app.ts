@@ -34,6 +34,7 @@ import { RequestLog } from './http/request-log.ts';
 import type { Db } from './infra/db/db.ts';
 import type { ObjectStore } from './infra/storage/object-store.ts';
 import type { PaymentVendors } from './infra/vendors/vendor-registry.ts';
+import { supplierStatusRoutes } from './suppliers/supplier-status.routes.ts';
 import { supplierAdminRoutes } from './suppliers/suppliers.admin-routes.ts';
 import { openSupplierCache } from './suppliers/suppliers.queries.ts';
 import { linearErrorAppends } from './validation/validation-errors.ts';
@@ -124,6 +125,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     registerTokenAuth(scope, { tokens, keyScopes, limiter });
     await scope.register(accountImportRoutes, { db, config, suppliers });
     await scope.register(statusRoutes, { db });
+    await scope.register(supplierStatusRoutes, { suppliers });
     // Follow-up imports on imported accounts.
     const followUp: FollowUpDeps = {
       db,

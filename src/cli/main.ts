@@ -34,7 +34,8 @@ Operator (FERRY_URL, FERRY_OPERATOR_API_KEY; add --json for JSON output):
   process show|cancel|retry <supplier> <external-account-number>
 
 Supplier (one request body a line; \`ferry push --help\` for the report and exit codes):
-  push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>] [--concurrency N] [--dry-run] [--validate-only]
+  push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>] [--concurrency N]
+                [--dry-run] [--validate-only [--summary FILE]] [--no-wait] [--retry-rejected]
   push notes|transactions|statements|payment-instructions <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
 
 ferry <command> --help describes one command.

@@ -9,6 +9,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /v2/data-import/accounts/': 'scheduleAccountCreation',
   'POST /v2/data-import/accounts/bulk/': 'scheduleAccountCreationInBulk',
   'GET /v2/data-import/accounts/:import_supplier_code/:external_identifier/': 'getAccountImportStatus',
+  'GET /v2/data-import/suppliers/:import_supplier_code/': 'getImportSupplierStatus',
   'POST /v2/data-import/accounts/statuses/': 'getAccountImportStatuses',
   'POST /v1/data-import/validate-account/': 'validateAccountV1',
   'POST /v1/data-import/account-import-process/create-or-update/': 'createOrUpdateAccountImportProcess',

@@ -23,6 +23,7 @@ const BULK = '/v2/data-import/accounts/bulk/';
 const STAGE = '/v1/data-import/account-import-process/create-or-update/';
 const MPRN_ATTR = 'supply_addresses.0.meter_points.1.identifier';
 
+// biome-ignore lint/suspicious/noExplicitAny: account fixtures and answer bodies as JSON
 type Obj = Record<string, any>;
 
 const reservationsOf = sql(
@@ -343,7 +344,8 @@ describe('refusals at scheduling', () => {
       assert.equal((await post(CREATE, holder)).statusCode, 201);
       const clash = (k: number) => {
         const a = accountFor('REFUSED', k);
-        a.supply_addresses[0].meter_points[1].identifier = holder.supply_addresses[0].meter_points[1].identifier;
+        a.supply_addresses[0].meter_points[1].identifier =
+          holder.supply_addresses[0].meter_points[1].identifier;
         return a;
       };
       assert.equal((await post(CREATE, clash(2))).statusCode, 400);
@@ -371,10 +373,14 @@ describe('refusals at scheduling', () => {
         if (Object.entries(expected).every(([k, v]) => text.includes(`${k} ${v}\n`))) break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      for (const [k, v] of Object.entries(expected)) assert.ok(text.includes(`${k} ${v}\n`), `${k} ${v} in\n${text}`);
+      for (const [k, v] of Object.entries(expected))
+        assert.ok(text.includes(`${k} ${v}\n`), `${k} ${v} in\n${text}`);
       const s = await dashboardSession(t.app);
       const page = (await s.get('/dashboard/suppliers/REFUSED/')).body;
-      assert.match(page, /<tr data-refusal="meter_point_on_another_account"><th scope="row"><code>meter_point_on_another_account<\/code><\/th><td class="num">3</);
+      assert.match(
+        page,
+        /<tr data-refusal="meter_point_on_another_account"><th scope="row"><code>meter_point_on_another_account<\/code><\/th><td class="num">3</,
+      );
     } finally {
       await t.close();
     }

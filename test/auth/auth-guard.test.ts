@@ -51,8 +51,9 @@ describe('authentication and supplier scoping on every data-import route', () =>
 
   it('finds the data-import routes in the OpenAPI document', () => {
     // validate, create, bulk create, V2 status, V2 statuses, V1 status, three lists, notes,
-    // transactions, statements, payment instruction, V1 validate-account, create-or-update and process
-    assert.equal(routes.length, 16, routes.map((r) => `${r.method} ${r.path}`).join('\n'));
+    // transactions, statements, payment instruction, V1 validate-account, create-or-update and
+    // process, and the supplier's own status
+    assert.equal(routes.length, 17, routes.map((r) => `${r.method} ${r.path}`).join('\n'));
   });
 
   it('answers 401 not_authenticated without an Authorization header', async () => {

@@ -283,6 +283,38 @@ describe('ferry push', () => {
     );
     assert.equal(rows[0].n, 2, 'each note once');
 
+    // A note already on its account (the same external_id) is reported as such, and succeeds.
+    const known = join(dir, 'notes-known.ndjson');
+    writeFileSync(
+      known,
+      `${JSON.stringify({ import_supplier: supplier, external_account_number: 'EXT-0000000', notes: [{ body: 'once', external_id: 'n-1' }] })}\n`,
+    );
+    const knownArgs = (name: string) => [
+      'notes',
+      known,
+      '--url',
+      baseUrl,
+      '--api-key',
+      apiKey,
+      '--report',
+      join(dir, name),
+    ];
+    const added = push(knownArgs('notes-known-1.ndjson'));
+    assert.equal(await added.exited, 0, added.err());
+    const addedAgain = push(knownArgs('notes-known-2.ndjson'));
+    assert.equal(await addedAgain.exited, 0, addedAgain.err());
+    assert.deepEqual(
+      [
+        ...readReport(join(dir, 'notes-known-1.ndjson')),
+        ...readReport(join(dir, 'notes-known-2.ndjson')),
+      ].map((l) => [l.status, l.result[0].status]),
+      [
+        ['CREATED', 'NOTE_CREATION_SUCCESS'],
+        ['ALREADY_EXISTS', 'NOTE_ALREADY_EXISTS'],
+      ],
+    );
+    assert.match(addedAgain.out(), /1 lines final \(ALREADY_EXISTS 1\)/);
+
     // Transactions: each line's text is sent as written (12.30 stays 12.30); a transaction the
     // service cannot add is reported with its code.
     const transactions = join(dir, 'transactions.ndjson');
@@ -316,6 +348,24 @@ describe('ferry push', () => {
       ],
     );
     assert.equal(txLines[1].errors[0].code, 'transaction_in_future');
+    // The same transactions again (another report): the one added is there already.
+    const txAgain = push([
+      'transactions',
+      transactions,
+      '--url',
+      baseUrl,
+      '--api-key',
+      apiKey,
+      '--report',
+      join(dir, 'transactions-again.ndjson'),
+    ]);
+    assert.equal(await txAgain.exited, 1, txAgain.err());
+    assert.deepEqual(
+      readReport(join(dir, 'transactions-again.ndjson'))
+        .sort((a, b) => a.line - b.line)
+        .map((l) => l.status),
+      ['ALREADY_EXISTS', 'REJECTED'],
+    );
     const stored = await t.db.query<{ amount: string }>(
       sql('', "SELECT amount::text AS amount FROM transactions WHERE transaction_id = 'push-1'"),
     );
@@ -474,7 +524,7 @@ describe('ferry push', () => {
     for (const o of run.outstanding.values()) {
       assert.deepEqual(
         Object.keys(o).sort(),
-        ['bytes', 'ext', 'key', 'line', 'offset', 'since', 'supplier'],
+        ['bytes', 'digest', 'ext', 'key', 'line', 'offset', 'since', 'supplier'],
         'no text, no value',
       );
     }

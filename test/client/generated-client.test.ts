@@ -110,6 +110,7 @@ describe('a client generated from /openapi.json', () => {
     });
     assert.match(result.accountNumber, /^A-[0-9A-F]{8}$/);
     assert.deepEqual(result.steps, [
+      'supplier Ongoing',
       'validate 200',
       'schedule 201',
       'processed',

@@ -120,7 +120,10 @@ describe('dashboard pages and actions', () => {
       [meterPoints('1200000000001', '1200000000002')],
     );
     const wants = (await s.get('/dashboard/processes/PG/WANTS-1/')).body;
-    assert.match(wants, /data-held="same_supplier">.*<a href="\/dashboard\/processes\/PG\/HOLDER-1\/">HOLDER-1<\/a>/);
+    assert.match(
+      wants,
+      /data-held="same_supplier">.*<a href="\/dashboard\/processes\/PG\/HOLDER-1\/">HOLDER-1<\/a>/,
+    );
     assert.match(wants, /data-held="free"><td>Meter point<\/td><td><code>1200000000002</);
   });
 

@@ -7,7 +7,6 @@ import {
   CONFLICT_CODES,
   KIND_NAMES,
   type UniqueIdentifier,
-  type UniqueIdentifierKind,
   uniqueIdentifiersOf,
 } from '../../accounts/payload/unique-identifiers.ts';
 import { type ErrorItem, item } from '../../errors/error-items.ts';
@@ -81,6 +80,27 @@ export class ReservationTaken extends Error {
 
 const slot = (kind: string, key: string) => `${kind}\u0000${key}`;
 
+/** Who holds each of `identifiers` that is reserved, by slot. */
+async function readHolders(q: Queryable, identifiers: UniqueIdentifier[]): Promise<Map<string, Holder>> {
+  const held = new Map<string, Holder>();
+  if (identifiers.length === 0) return held;
+  const { rows } = await q.query<{
+    kind: string;
+    key: string;
+    import_supplier: string;
+    external_account_number: string;
+    account_number: string | null;
+  }>(selectHolders, [identifiers.map((i) => i.kind), identifiers.map((i) => i.key)]);
+  for (const row of rows) {
+    held.set(slot(row.kind, row.key), {
+      supplier: row.import_supplier,
+      external: row.external_account_number,
+      accountNumber: row.account_number,
+    });
+  }
+  return held;
+}
+
 /** The detail of a conflict: names the holder within the asking supplier's tenancy only. */
 function conflictDetail(
   identifier: UniqueIdentifier,
@@ -110,26 +130,10 @@ export async function findConflicts(
   requests: ReservationRequest[],
   { inOrder }: { inOrder: boolean },
 ): Promise<ErrorItem[][]> {
-  const wanted = requests.flatMap((r) => r.identifiers);
-  const held = new Map<string, Holder>();
-  if (wanted.length > 0) {
-    const rows = (
-      await q.query<{
-        kind: UniqueIdentifierKind;
-        key: string;
-        import_supplier: string;
-        external_account_number: string;
-        account_number: string | null;
-      }>(selectHolders, [wanted.map((w) => w.kind), wanted.map((w) => w.key)])
-    ).rows;
-    for (const row of rows) {
-      held.set(slot(row.kind, row.key), {
-        supplier: row.import_supplier,
-        external: row.external_account_number,
-        accountNumber: row.account_number,
-      });
-    }
-  }
+  const held = await readHolders(
+    q,
+    requests.flatMap((r) => r.identifiers),
+  );
   const claimed = new Map<string, Holder>();
   return requests.map((request) => {
     const items: ErrorItem[] = [];
@@ -247,27 +251,12 @@ export async function identifierHoldings(
   process: { supplier: string; external: string; payload: unknown },
 ): Promise<(UniqueIdentifier & Holding)[]> {
   const identifiers = uniqueIdentifiersOf(process.payload);
-  if (identifiers.length === 0) return [];
-  const rows = (
-    await q.query<{
-      kind: string;
-      key: string;
-      import_supplier: string;
-      external_account_number: string;
-      account_number: string | null;
-    }>(selectHolders, [identifiers.map((i) => i.kind), identifiers.map((i) => i.key)])
-  ).rows;
-  const holders = new Map(rows.map((r) => [slot(r.kind, r.key), r]));
+  const holders = await readHolders(q, identifiers);
   return identifiers.map((identifier): UniqueIdentifier & Holding => {
     const h = holders.get(slot(identifier.kind, identifier.key));
     if (!h) return { ...identifier, held: 'free' };
-    if (h.import_supplier !== process.supplier) return { ...identifier, held: 'other_supplier' };
-    if (h.external_account_number === process.external) return { ...identifier, held: 'self' };
-    return {
-      ...identifier,
-      held: 'same_supplier',
-      external: h.external_account_number,
-      accountNumber: h.account_number,
-    };
+    if (h.supplier !== process.supplier) return { ...identifier, held: 'other_supplier' };
+    if (h.external === process.external) return { ...identifier, held: 'self' };
+    return { ...identifier, held: 'same_supplier', external: h.external, accountNumber: h.accountNumber };
   });
 }

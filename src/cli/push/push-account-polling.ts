@@ -1,10 +1,13 @@
 /**
  * `ferry push accounts` following what it scheduled: rounds of status requests (in batches when
- * the service answers them, one per account otherwise) until every account is final.
+ * the service answers them, one per account otherwise) until every account is final. When nothing
+ * has become final for a while, it reads the suppliers' status: a paused supplier's accounts wait
+ * for its resumption, and the push says so rather than show an ETA that only grows.
  */
 import { asObject, type Entry, type Outstanding, outstandingOf, toEntry } from './push-account-lines.ts';
 import { errorsOf, type ReportedError, readInputLineAt } from './push-input.ts';
 import type { PushSession } from './push-session.ts';
+import type { SupplierPauses } from './push-supplier-pause.ts';
 
 /** V2 statuses after which nothing more happens to an import process without an operator. */
 const FINAL_V2 = new Set(['PROCESSED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'ERRORED', 'DRY_RUN_ERRORED']);
@@ -21,6 +24,12 @@ export interface PolledPush {
   concurrency: number;
   /** Whether the service answers statuses in batches; else one request each. */
   batchStatus: boolean;
+  /** What tells a paused supplier; null when the service cannot answer a supplier's status. */
+  pauses: SupplierPauses | null;
+  /** Suppliers of the accounts followed. */
+  suppliers: Iterable<string>;
+  /** How long nothing becomes final, accounts outstanding, before the suppliers' status is read. */
+  stallMs: number;
   /** Outstanding accounts, the least recently polled first. */
   outstanding: Map<string, Outstanding>;
   /** How many accounts are final so far. */
@@ -41,7 +50,18 @@ export interface PolledPush {
  */
 export async function pollUntilDone(push: PolledPush): Promise<void> {
   let budget = POLL_CHUNK;
+  let lastFinal = push.finalCount();
+  let movedAt = Date.now();
   while (!push.aborted() && (!push.sendingDone() || push.outstanding.size > 0)) {
+    if (push.finalCount() !== lastFinal) {
+      lastFinal = push.finalCount();
+      movedAt = Date.now();
+    }
+    if (push.pauses && push.outstanding.size > 0 && Date.now() - movedAt >= push.stallMs) {
+      // Held here, with backoff, while a supplier is paused; read again after each wait.
+      for (const supplier of [...push.suppliers]) await push.pauses.check(supplier);
+      if (push.pauses.paused().length === 0) movedAt = Date.now();
+    }
     const started = Date.now();
     const due: Outstanding[] = [];
     for (const o of push.outstanding.values()) {

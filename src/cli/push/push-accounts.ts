@@ -2,7 +2,9 @@
  * `ferry push accounts`: schedules each line's account (bulk when the server offers it, one
  * request per account otherwise), polls what was scheduled until it is final
  * (push-account-polling.ts), and writes one report line per account in its final state. A re-run
- * with the same report resumes.
+ * with the same report resumes, sending again the lines changed since (push-account-prior.ts).
+ * With --validate-only it validates each account and checks the whole book (push-book-checks.ts)
+ * instead, scheduling nothing.
  */
 import {
   type AccountPushMode,
@@ -11,14 +13,22 @@ import {
   type Entry,
   type Outstanding,
   outstandingOf,
-  reportKey,
+  repeatKey,
   requestBodyText,
   toEntry,
 } from './push-account-lines.ts';
 import { pollUntilDone } from './push-account-polling.ts';
+import { PriorReport } from './push-account-prior.ts';
+import { type BookChecks, checkBook } from './push-book-checks.ts';
 import { errorsOf, type ReportedError, readInputLines } from './push-input.ts';
-import { journalPath, NdjsonAppender, readNdjsonLines, removeJournal } from './push-report.ts';
+import { journalPath, NdjsonAppender, removeJournal } from './push-report.ts';
 import type { Answer, PushSession } from './push-session.ts';
+import {
+  DEFAULT_PAUSE_TIMING,
+  isPauseRefusal,
+  type PauseTiming,
+  SupplierPauses,
+} from './push-supplier-pause.ts';
 
 export type { AccountPushMode } from './push-account-lines.ts';
 
@@ -28,6 +38,8 @@ export const SUCCEEDED = new Set(['PROCESSED', 'DRY_RUN_SUCCEEDED', 'VALID']);
 export const BULK_PATH = '/v2/data-import/accounts/bulk/';
 export const STATUSES_PATH = '/v2/data-import/accounts/statuses/';
 const BULK_MAX_LINES = 1_000;
+/** Lines changed after their account was created that are named one by one; the rest are counted. */
+const WARN_FIRST = 5;
 
 export interface AccountPushOptions {
   session: PushSession;
@@ -38,6 +50,15 @@ export interface AccountPushOptions {
   bulk: boolean;
   /** Whether the service answers statuses in batches (STATUSES_PATH); else one request each. */
   batchStatus?: boolean;
+  /** Whether the service answers a supplier's status (SUPPLIER_PATH), to tell a pause while polling. */
+  supplierStatus?: boolean;
+  /** --retry-rejected: send again the lines reported REJECTED or ERRORED. */
+  retryRejected?: boolean;
+  /** --no-wait: a paused supplier stops the run (exit 2) instead of being waited for. */
+  noWait?: boolean;
+  pauseTiming?: PauseTiming;
+  /** About how many lines the input has (sizes the whole-book checks' table). */
+  lines?: number;
   warn: (line: string) => void;
 }
 
@@ -45,28 +66,57 @@ export class AccountPush {
   /** Final status per key, of the input's accounts (resumed ones included). */
   readonly finals = new Map<string, string>();
   readonly outstanding = new Map<string, Outstanding>();
-  readonly #prior = new Map<string, string>();
-  readonly #journaled = new Set<string>();
-  readonly #report: NdjsonAppender;
-  readonly #journal: NdjsonAppender | null;
+  /** Suppliers of the accounts sent or followed, whose pause polling may need to tell. */
+  readonly suppliers = new Set<string>();
+  readonly pauses: SupplierPauses;
+  #prepared: Promise<void> | null = null;
+  #prior!: PriorReport;
+  #book: BookChecks | null = null;
+  #report!: NdjsonAppender;
+  #journal: NdjsonAppender | null = null;
+  /** Accounts that reached their final state in this run (not resumed ones): the progress rate. */
+  #finishedThisRun = 0;
   #sendingDone = false;
   #aborted = false;
+  #changedCreated = 0;
 
   constructor(readonly options: AccountPushOptions) {
-    for (const line of readNdjsonLines(options.reportPath)) {
-      if (typeof line.status === 'string') this.#prior.set(reportKey(line), line.status);
-    }
-    if (options.mode !== 'validate') {
-      for (const line of readNdjsonLines(journalPath(options.reportPath))) {
-        if (typeof line.key === 'string') this.#journaled.add(line.key);
-      }
-    }
-    this.#report = new NdjsonAppender(options.reportPath);
-    this.#journal = options.mode === 'validate' ? null : new NdjsonAppender(journalPath(options.reportPath));
+    this.pauses = new SupplierPauses({
+      session: options.session,
+      timing: options.pauseTiming ?? DEFAULT_PAUSE_TIMING,
+      noWait: options.noWait ?? false,
+      warn: options.warn,
+    });
   }
 
-  get finalAtStart() {
-    return this.#prior.size;
+  /** Reads the earlier report and journal and, with --validate-only, checks the whole book. */
+  prepare(): Promise<void> {
+    this.#prepared ??= (async () => {
+      const { mode, reportPath, file, warn } = this.options;
+      const validate = mode === 'validate';
+      this.#prior = await PriorReport.read(reportPath, {
+        retryRejected: this.options.retryRejected ?? false,
+        validate,
+      });
+      if (validate) {
+        const started = Date.now();
+        warn('checking the whole book: external account numbers and unique identifiers given twice');
+        this.#book = await checkBook(file, this.options.lines ?? 1024);
+        const n = this.#book.conflicts;
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        warn(
+          `whole-book checks: ${n} repeat${n === 1 ? '' : 's'} of what an earlier line gives (${seconds} s)`,
+        );
+      }
+      this.#report = new NdjsonAppender(reportPath);
+      this.#journal = validate ? null : new NdjsonAppender(journalPath(reportPath));
+    })();
+    return this.#prepared;
+  }
+
+  /** Accounts final in this run so far (not those a re-run found final). */
+  get finishedThisRun() {
+    return this.#finishedThisRun;
   }
 
   counts(): Record<string, number> {
@@ -78,6 +128,7 @@ export class AccountPush {
 
   /** Runs to the end; the exit code (0 all succeeded, 1 some did not). */
   async run(): Promise<number> {
+    await this.prepare();
     const { concurrency } = this.options;
     const source = this.options.bulk && this.options.mode !== 'validate' ? this.#batches() : this.#toSend();
     const send = async () => {
@@ -109,6 +160,9 @@ export class AccountPush {
             file: this.options.file,
             concurrency,
             batchStatus: this.options.batchStatus ?? false,
+            pauses: this.options.supplierStatus ? this.pauses : null,
+            suppliers: this.suppliers,
+            stallMs: (this.options.pauseTiming ?? DEFAULT_PAUSE_TIMING).stallMs,
             outstanding: this.outstanding,
             finalCount: () => this.finals.size,
             aborted: () => this.#aborted,
@@ -121,26 +175,36 @@ export class AccountPush {
     } finally {
       this.#report.close();
       this.#journal?.close();
+      this.#book?.close();
     }
     if (failure) throw failure;
-    if (this.outstanding.size === 0) removeJournal(this.options.reportPath);
+    if (this.outstanding.size === 0) {
+      removeJournal(this.options.reportPath);
+      await this.#prior.compact();
+    }
     for (const status of this.finals.values()) if (!SUCCEEDED.has(status)) return 1;
     return 0;
   }
 
   /** The input's accounts still to send; resumed ones are counted or queued for polling instead. */
   async *#toSend(): AsyncGenerator<Entry> {
-    const seen = new Set<string>();
+    const book = this.#book;
+    // A repeated external account number is sent once; --validate-only reports each line instead.
+    const seen = book ? null : new Set<string>();
     for await (const input of readInputLines(this.options.file)) {
       const entry = toEntry(input);
-      if (seen.has(entry.key)) {
+      if (book && entry.ext !== null && book.isRepeat(entry.line))
+        entry.key = repeatKey(entry.ext, entry.line);
+      if (seen?.has(entry.key)) {
         this.options.warn(`line ${entry.line}: account ${entry.key} appears again in the file; skipped`);
         continue;
       }
-      seen.add(entry.key);
-      const prior = this.#prior.get(entry.key);
-      if (prior) {
-        this.finals.set(entry.key, prior);
+      seen?.add(entry.key);
+      if (book && input.parseError === null) entry.bookErrors = book.errorsOf(entry.line, entry.value);
+      const decision = this.#prior.decide(entry.key, entry.digest, entry.bookErrors);
+      if (decision.kind === 'final') {
+        if (decision.changed) this.#changedAfterCreation(entry);
+        this.finals.set(entry.key, decision.status);
         continue;
       }
       if (input.parseError !== null) {
@@ -149,11 +213,33 @@ export class AccountPush {
         ]);
         continue;
       }
-      if (this.#journaled.has(entry.key)) {
+      if (entry.supplier !== null) this.suppliers.add(entry.supplier);
+      if (decision.kind === 'poll') {
         this.outstanding.set(entry.key, outstandingOf(entry, 0));
         continue;
       }
       yield entry;
+    }
+    this.#changedAfterCreation(null);
+  }
+
+  /**
+   * Told of lines changed since their account was created (not sent again): the first few by
+   * name as they come, then how many in all.
+   */
+  #changedAfterCreation(e: Entry | null): void {
+    if (e === null) {
+      if (this.#changedCreated > WARN_FIRST)
+        this.options.warn(
+          `${this.#changedCreated} lines in all changed after their account was created; not sent`,
+        );
+      return;
+    }
+    if (++this.#changedCreated <= WARN_FIRST) {
+      this.options.warn(
+        `line ${e.line}: account ${e.key} was created (PROCESSED) before this line changed; not sent again ` +
+          '(the service creates an account once)',
+      );
     }
   }
 
@@ -174,48 +260,69 @@ export class AccountPush {
     const text = requestBodyText(e, this.options.mode);
     // The line's own text is sent, so numbers reach the service exactly as written.
     const init = { body: e.value as never, bodySerializer: () => text };
-    const answer = await this.options.session.request(() =>
-      this.options.mode === 'validate'
-        ? client.POST('/v2/data-import/accounts/validate/', init)
-        : client.POST('/v2/data-import/accounts/', init),
-    );
-    this.#settle(e, answer.status, answer.body);
+    for (;;) {
+      const answer = await this.options.session.request(() =>
+        this.options.mode === 'validate'
+          ? client.POST('/v2/data-import/accounts/validate/', init)
+          : client.POST('/v2/data-import/accounts/', init),
+      );
+      if (this.#settle(e, answer.status, answer.body)) return;
+      await this.pauses.hold(e.supplier ?? '');
+    }
   }
 
   async #sendBatch(entries: Entry[]): Promise<void> {
-    const body = `${entries.map((e) => requestBodyText(e, this.options.mode)).join('\n')}\n`;
-    const answer = await this.options.session.request(
-      this.options.session.raw(BULK_PATH, { method: 'POST', body, contentType: 'application/x-ndjson' }),
-    );
-    const results = answer.status === 200 ? bulkResults(answer) : null;
-    if (!results || results.length !== entries.length) {
-      // Not the contract's answer: each account goes on its own instead (idempotent either way).
-      for (const e of entries) await this.#sendOne(e);
-      return;
+    let pending = entries;
+    while (pending.length > 0) {
+      const body = `${pending.map((e) => requestBodyText(e, this.options.mode)).join('\n')}\n`;
+      const answer = await this.options.session.request(
+        this.options.session.raw(BULK_PATH, { method: 'POST', body, contentType: 'application/x-ndjson' }),
+      );
+      const results = answer.status === 200 ? bulkResults(answer) : null;
+      if (!results || results.length !== pending.length) {
+        // Not the contract's answer: each account goes on its own instead (idempotent either way).
+        for (const e of pending) await this.#sendOne(e);
+        return;
+      }
+      const held = pending.filter((e, i) => !this.#settle(e, Number(results[i].status), results[i].body));
+      if (held.length > 0) await this.pauses.hold(held[0].supplier ?? '');
+      pending = held;
     }
-    entries.forEach((e, i) => {
-      this.#settle(e, Number(results[i].status), results[i].body);
-    });
   }
 
-  /** What a scheduling (or validation) answer means for the account. */
-  #settle(e: Entry, status: number, body: unknown): void {
+  /**
+   * What a scheduling (or validation) answer means for the account; false when the supplier is
+   * paused, which says nothing of the account: it is to be sent again.
+   */
+  #settle(e: Entry, status: number, body: unknown): boolean {
     if (this.options.mode === 'validate') {
-      if (status === 200) this.#final(e, 'VALID', null, []);
-      else this.#final(e, 'REJECTED', null, errorsOf(status, body));
-      return;
+      const errors = [...(status === 200 ? [] : errorsOf(status, body)), ...(e.bookErrors ?? [])];
+      this.#final(e, errors.length === 0 ? 'VALID' : 'REJECTED', null, errors);
+      return true;
     }
+    if (isPauseRefusal(status, body)) return false;
     const b = asObject(body);
     const alreadyImported = asObject(b?.non_field_errors)?.code === 'account_import_process_already_imported';
-    if (status === 201 || b?.code === 'account_import_process_in_progress') this.#scheduled(e);
+    if (status === 201 || b?.code === 'account_import_process_in_progress') {
+      this.pauses.going(e.supplier ?? '');
+      this.#scheduled(e);
+    }
     // Sent before (a run killed after its 201, or an answer lost on the way): not created twice.
     else if (alreadyImported) this.#final(e, 'PROCESSED', asKeyPart(b?.account_id), []);
     else this.#final(e, 'REJECTED', null, errorsOf(status, body));
+    return true;
   }
 
   #scheduled(e: Entry): void {
     this.outstanding.set(e.key, outstandingOf(e, Date.now()));
-    this.#journal?.append({ key: e.key, import_supplier: e.supplier, status: 'SCHEDULED' });
+    this.#journal?.append({
+      key: e.key,
+      import_supplier: e.supplier,
+      status: 'SCHEDULED',
+      digest: e.digest,
+      // Newer than the report's lines so far: a re-run polls it rather than trust an older line.
+      after: this.#prior.lines,
+    });
   }
 
   #final(
@@ -226,12 +333,15 @@ export class AccountPush {
   ): void {
     this.outstanding.delete(e.key);
     this.finals.set(e.key, status);
+    this.#finishedThisRun++;
+    this.#prior.lines++;
     this.#report.append({
       external_account_number: e.ext,
       status,
       service_account_number: accountNumber,
       errors,
-      ...(e.ext === null ? { line: e.line } : {}),
+      line: e.line,
+      digest: e.digest,
     });
   }
 }

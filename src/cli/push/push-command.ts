@@ -1,8 +1,9 @@
 /**
  * `ferry push <kind> <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
- * [--concurrency N] [--dry-run] [--validate-only]` (docs/product.md, Push). Exit 0 when every line
- * succeeded, 1 when some were rejected or errored (the report says which), 2 when the push
- * could not run (usage, unreadable file, unreachable server, bad key).
+ * [--concurrency N] [--dry-run] [--validate-only] [--summary FILE] [--no-wait] [--retry-rejected]`
+ * (docs/product.md, Push). Exit 0 when every line succeeded, 1 when some were rejected or
+ * errored (the report says which), 2 when the push could not run (usage, unreadable file,
+ * unreachable server, bad key, a paused supplier with --no-wait).
  */
 import { accessSync, constants } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -11,17 +12,27 @@ import { FOLLOW_UP_KINDS, type FollowUpKind, FollowUpPush } from './push-follow-
 import { countInputLines } from './push-input.ts';
 import { startProgress } from './push-progress.ts';
 import { PushAbort, PushSession } from './push-session.ts';
+import { formatSummary, summarizeReport, writeSummary } from './push-summary.ts';
+import { DEFAULT_PAUSE_TIMING, type PauseTiming, SUPPLIER_PATH } from './push-supplier-pause.ts';
 
 export const PUSH_USAGE = `Usage:
   ferry push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
-                      [--concurrency N] [--dry-run] [--validate-only]
+                      [--concurrency N] [--dry-run] [--validate-only] [--summary FILE]
+                      [--no-wait] [--retry-rejected]
   ferry push notes|transactions|statements|payment-instructions <file.ndjson> --url <base>
                       --api-key <key> [--report <file.ndjson>] [--concurrency N]
 
 One request body a line. The report (default <file>.report.ndjson, or <file>.validation.ndjson
 with --validate-only) gets one JSON line per account in its final state; re-running the same
-command with the same report resumes. --url may come from FERRY_URL and --api-key from
-FERRY_API_KEY instead.
+command with the same report resumes, and sends again each line changed since it was reported.
+--url may come from FERRY_URL and --api-key from FERRY_API_KEY instead.
+
+  --validate-only   validate every account and check the whole book (an external account number
+                    or a meter point, reference or CAIS reference on two lines); schedules nothing
+  --summary FILE    also write the errors grouped by code and field as JSON (accounts)
+  --no-wait         stop (exit 2) when the supplier is paused, instead of waiting for it to resume
+  --retry-rejected  send again the lines the report holds as REJECTED or ERRORED
+
 Exit 0: all succeeded; 1: some rejected or errored; 2: could not run.
 `;
 
@@ -80,8 +91,10 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
   if (values['dry-run'] && values['validate-only']) {
     return usage(io, '--dry-run and --validate-only exclude each other');
   }
-  if (!isAccounts && (values['dry-run'] || values['validate-only'])) {
-    return usage(io, '--dry-run and --validate-only apply to accounts only');
+  if (!isAccounts) {
+    const accountsOnly = ['dry-run', 'validate-only', 'summary', 'no-wait', 'retry-rejected'] as const;
+    const given = accountsOnly.find((option) => values[option] !== undefined);
+    if (given) return usage(io, `--${given} applies to accounts only`);
   }
   try {
     accessSync(file, constants.R_OK);
@@ -120,15 +133,22 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
           concurrency,
           bulk: mode !== 'validate' && offered.includes(BULK_PATH),
           batchStatus: offered.includes(STATUSES_PATH),
+          supplierStatus: offered.includes(SUPPLIER_PATH),
+          retryRejected: values['retry-rejected'] ?? false,
+          noWait: values['no-wait'] ?? false,
+          pauseTiming: pauseTimingOf(io.env),
+          lines: total,
           warn: (line) => io.err(`ferry push: ${line}\n`),
         })
       : new FollowUpPush({ session, kind: kind as FollowUpKind, file, reportPath, concurrency });
+    if (push instanceof AccountPush) await push.prepare();
     const progress = startProgress(
       {
         total,
-        finalAtStart: Math.min(push.finalAtStart, total),
         counts: () => push.counts(),
         final: () => push.finals.size,
+        finishedThisRun: () => push.finishedThisRun,
+        paused: () => (push instanceof AccountPush ? push.pauses.paused() : []),
       },
       {
         stream: io.progressStream,
@@ -150,6 +170,14 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
       `ferry push ${kind}: ${push.finals.size} lines final (${counts || 'none'})` +
         `${retries ? `, ${retries} requests retried` : ''}. Report: ${reportPath}\n`,
     );
+    if (isAccounts) {
+      const summary = await summarizeReport(reportPath);
+      io.out(formatSummary(summary));
+      if (values.summary) {
+        writeSummary(values.summary, summary);
+        io.out(`Summary: ${values.summary}\n`);
+      }
+    }
     return code;
   } catch (err) {
     if (err instanceof PushAbort) {
@@ -175,7 +203,24 @@ function parsePushArgs(argv: string[]) {
       concurrency: { type: 'string' },
       'dry-run': { type: 'boolean' },
       'validate-only': { type: 'boolean' },
+      summary: { type: 'string' },
+      'no-wait': { type: 'boolean' },
+      'retry-rejected': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+}
+
+/**
+ * The pause timing, shortened by FERRY_PUSH_PAUSE_MAX_MS (the backoff's cap, also the longest
+ * wait before a stalled poll reads the supplier's status): tests that pause a supplier for seconds.
+ */
+function pauseTimingOf(env: NodeJS.ProcessEnv): PauseTiming {
+  const max = Number(env.FERRY_PUSH_PAUSE_MAX_MS);
+  if (!Number.isFinite(max) || max <= 0) return DEFAULT_PAUSE_TIMING;
+  return {
+    baseMs: Math.min(DEFAULT_PAUSE_TIMING.baseMs, max),
+    maxMs: max,
+    stallMs: Math.min(DEFAULT_PAUSE_TIMING.stallMs, max),
+  };
 }

@@ -1,9 +1,9 @@
 /**
  * `ferry push notes|transactions|statements|payment-instructions`: one request body a line,
- * one report line per input line (`{line, external_account_number, status: CREATED|REJECTED,
- * errors, result}`). The four endpoints are idempotent (a repeated note, transaction id,
- * statement id or vendor reference is not added twice), so a retried request is safe; a re-run
- * with the same report skips the lines it already holds.
+ * one report line per input line (`{line, external_account_number, status, errors, result}`,
+ * status CREATED, ALREADY_EXISTS or REJECTED). The four endpoints are idempotent (a repeated
+ * note, transaction id, statement id or vendor reference is not added twice), so a retried
+ * request is safe; a re-run with the same report skips the lines it already holds.
  */
 import { errorsOf, type ReportedError, readInputLines } from './push-input.ts';
 import { NdjsonAppender, readNdjsonLines } from './push-report.ts';
@@ -11,6 +11,23 @@ import type { PushSession } from './push-session.ts';
 
 export const FOLLOW_UP_KINDS = ['notes', 'transactions', 'statements', 'payment-instructions'] as const;
 export type FollowUpKind = (typeof FOLLOW_UP_KINDS)[number];
+
+/** Report statuses that count as success for the exit code. */
+export const FOLLOW_UP_SUCCEEDED = new Set(['CREATED', 'ALREADY_EXISTS']);
+
+/**
+ * The status of a line the service took: ALREADY_EXISTS when every item of it was there already
+ * (NOTE_ALREADY_EXISTS, TRANSACTION_ALREADY_EXISTS: nothing was added), CREATED when something
+ * was (each item's own status word stays in the report line's `result`).
+ */
+export function acceptedStatus(body: unknown): 'CREATED' | 'ALREADY_EXISTS' {
+  const b = body && typeof body === 'object' ? (body as Record<string, unknown>) : null;
+  const items = Array.isArray(body) ? body : Array.isArray(b?.results) ? (b.results as unknown[]) : [];
+  const words = items.map((i) => (i && typeof i === 'object' ? (i as Record<string, unknown>).status : null));
+  const existed =
+    words.length > 0 && words.every((w) => typeof w === 'string' && w.endsWith('_ALREADY_EXISTS'));
+  return existed ? 'ALREADY_EXISTS' : 'CREATED';
+}
 
 export interface FollowUpPushOptions {
   session: PushSession;
@@ -40,6 +57,7 @@ export class FollowUpPush {
   readonly finals = new Map<number, string>();
   readonly #prior = new Map<number, string>();
   readonly #report: NdjsonAppender;
+  #finishedThisRun = 0;
 
   constructor(readonly options: FollowUpPushOptions) {
     for (const line of readNdjsonLines(options.reportPath)) {
@@ -49,8 +67,9 @@ export class FollowUpPush {
     this.#report = new NdjsonAppender(options.reportPath);
   }
 
-  get finalAtStart() {
-    return this.#prior.size;
+  /** Lines final in this run so far (not those a re-run found final). */
+  get finishedThisRun() {
+    return this.#finishedThisRun;
   }
 
   counts(): Record<string, number> {
@@ -75,6 +94,7 @@ export class FollowUpPush {
         const ext = (input.value as { external_account_number?: unknown } | null)?.external_account_number;
         const write = (status: string, errors: ReportedError[], result: unknown) => {
           this.finals.set(input.line, status);
+          this.#finishedThisRun++;
           this.#report.append({
             line: input.line,
             external_account_number: typeof ext === 'string' ? ext : null,
@@ -90,7 +110,8 @@ export class FollowUpPush {
         const answer = await this.options.session.request(
           post(this.options.session, this.options.kind, input.value, input.text),
         );
-        if (answer.status === 200 || answer.status === 201) write('CREATED', [], answer.body);
+        if (answer.status === 200 || answer.status === 201)
+          write(acceptedStatus(answer.body), [], answer.body);
         else write('REJECTED', errorsOf(answer.status, answer.body), null);
       }
     };
@@ -110,7 +131,7 @@ export class FollowUpPush {
     }
     const failure = settled.find((r) => r.status === 'rejected');
     if (failure) throw failure.reason;
-    for (const status of this.finals.values()) if (status !== 'CREATED') return 1;
+    for (const status of this.finals.values()) if (!FOLLOW_UP_SUCCEEDED.has(status)) return 1;
     return 0;
   }
 }

@@ -115,6 +115,9 @@ export interface ReportedError {
   code: string;
   attr: string | null;
   detail: string;
+  /** A whole-book check's error (--validate-only): the other line of the file it is about. */
+  other_line?: number;
+  other_external_account_number?: string | null;
 }
 
 /**

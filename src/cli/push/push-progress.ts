@@ -1,17 +1,28 @@
 /**
  * Progress of a push: a bar (cli-progress) on a terminal, plain lines otherwise (a log, CI).
- * Both show the counts per state, the rate of lines reaching their final state, and an ETA.
+ * Both show the counts per state and, once it is known, the rate of lines reaching their final
+ * state and an ETA; while a supplier is paused, that instead.
  */
 import cliProgress from 'cli-progress';
 
 export interface ProgressSource {
   total: number;
-  /** Lines final before this run started (resumed): they do not count towards the rate. */
-  finalAtStart: number;
   /** Counts per state: final statuses, and `SCHEDULED` for those sent and not yet final. */
   counts(): Record<string, number>;
+  /** Lines final, resumed ones included. */
   final(): number;
+  /** Lines that reached their final state in this run: the rate. */
+  finishedThisRun(): number;
+  /** Suppliers paused now (their accounts wait). */
+  paused?(): string[];
 }
+
+/**
+ * The rate is known once this many lines have become final over this many seconds: earlier, a
+ * few lines (the first bulk answer, rejections answered at once) made a rate off by 100 times.
+ */
+export const RATE_MIN_FINISHED = 20;
+export const RATE_MIN_SECONDS = 3;
 
 export interface Progress {
   stop(): void;
@@ -24,39 +35,70 @@ function describeCounts(counts: Record<string, number>): string {
     .join(', ');
 }
 
-function formatSeconds(s: number): string {
-  if (!Number.isFinite(s)) return '?';
-  if (s < 60) return `${Math.round(s)}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
+function formatSeconds(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-function measure(source: ProgressSource, started: number) {
-  const final = source.final();
-  const seconds = (Date.now() - started) / 1000;
-  const rate = seconds > 0 ? (final - source.finalAtStart) / seconds : 0;
-  const eta = rate > 0 ? (source.total - final) / rate : Number.POSITIVE_INFINITY;
-  return { final, rate, eta };
+/**
+ * What the progress says of speed: the suppliers paused, the rate and ETA once known, or null
+ * (nothing said) before. `seconds` counts the time no supplier was paused.
+ */
+export function speedOf(input: {
+  finished: number;
+  seconds: number;
+  remaining: number;
+  paused: string[];
+}): string | null {
+  const { finished, seconds, remaining, paused } = input;
+  if (paused.length > 0) return `supplier ${paused.join(', ')} paused; waiting`;
+  if (finished < RATE_MIN_FINISHED || seconds < RATE_MIN_SECONDS) return null;
+  const rate = finished / seconds;
+  return `${rate.toFixed(0)}/s, ETA ${formatSeconds(remaining / rate)}`;
+}
+
+/** Measures the speed of a source, leaving out the time a supplier was paused. */
+function speedometer(source: ProgressSource) {
+  const started = Date.now();
+  let pausedMs = 0;
+  let lastAt = started;
+  let wasPaused = false;
+  return () => {
+    const now = Date.now();
+    if (wasPaused) pausedMs += now - lastAt;
+    lastAt = now;
+    const paused = source.paused?.() ?? [];
+    wasPaused = paused.length > 0;
+    return speedOf({
+      finished: source.finishedThisRun(),
+      seconds: (now - started - pausedMs) / 1000,
+      remaining: Math.max(0, source.total - source.final()),
+      paused,
+    });
+  };
 }
 
 export function startProgress(
   source: ProgressSource,
   options: { stream: NodeJS.WriteStream; label: string; intervalMs: number },
 ): Progress {
-  const started = Date.now();
+  const speed = speedometer(source);
   if (options.stream.isTTY) {
     const bar = new cliProgress.SingleBar(
       {
         stream: options.stream,
-        format: `${options.label} {bar} {value}/{total} | {states} | {rate}/s | ETA {eta_text}`,
+        format: `${options.label} {bar} {value}/{total} | {states}{speed}`,
         hideCursor: true,
         fps: 5,
       },
       cliProgress.Presets.shades_classic,
     );
     const payload = () => {
-      const { rate, eta } = measure(source, started);
-      return { states: describeCounts(source.counts()), rate: rate.toFixed(0), eta_text: formatSeconds(eta) };
+      const said = speed();
+      return { states: describeCounts(source.counts()), speed: said ? ` | ${said}` : '' };
     };
     bar.start(source.total, source.final(), payload());
     const timer = setInterval(() => bar.update(source.final(), payload()), 200);
@@ -69,10 +111,10 @@ export function startProgress(
     };
   }
   const line = () => {
-    const { final, rate, eta } = measure(source, started);
+    const said = speed();
     options.stream.write(
-      `${options.label}: ${final}/${source.total} final (${describeCounts(source.counts()) || 'none yet'}), ` +
-        `${rate.toFixed(0)}/s, ETA ${formatSeconds(eta)}\n`,
+      `${options.label}: ${source.final()}/${source.total} final (${describeCounts(source.counts()) || 'none yet'})` +
+        `${said ? `, ${said}` : ''}\n`,
     );
   };
   const timer = setInterval(line, options.intervalMs);

@@ -11,12 +11,16 @@ import {
   closeSync,
   existsSync,
   fdatasyncSync,
+  fstatSync,
   openSync,
   readFileSync,
+  readSync,
+  renameSync,
   rmSync,
   truncateSync,
   writeSync,
 } from 'node:fs';
+import { readInputLines } from './push-input.ts';
 
 /** The lines of an NDJSON file that parse; a torn last line (a killed writer) is cut off first. */
 export function readNdjsonLines(path: string): Record<string, unknown>[] {
@@ -33,6 +37,71 @@ export function readNdjsonLines(path: string): Record<string, unknown>[] {
     } catch {}
   }
   return out;
+}
+
+/** Cuts off a torn last line (a killed writer), reading only the file's end. */
+export function cutTornLine(path: string): void {
+  if (!existsSync(path)) return;
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const chunk = Buffer.alloc(64 * 1024);
+    for (let end = size; end > 0; ) {
+      const start = Math.max(0, end - chunk.length);
+      const n = readSync(fd, chunk, 0, end - start, start);
+      const lf = chunk.subarray(0, n).lastIndexOf(0x0a);
+      if (lf !== -1) {
+        if (start + lf + 1 < size) truncateSync(path, start + lf + 1);
+        return;
+      }
+      end = start;
+    }
+    if (size > 0) truncateSync(path, 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The lines of an NDJSON file, streamed, each with its index among the non-blank lines (what
+ * compactNdjson drops lines by) and its value, or null when it does not parse.
+ */
+export async function* ndjsonRecords(
+  path: string,
+): AsyncGenerator<{ index: number; value: Record<string, unknown> | null }> {
+  if (!existsSync(path)) return;
+  let index = 0;
+  for await (const input of readInputLines(path)) {
+    const value =
+      input.value && typeof input.value === 'object' ? (input.value as Record<string, unknown>) : null;
+    yield { index: index++, value };
+  }
+}
+
+/**
+ * Rewrites an NDJSON file without the lines `drop` names by index (as ndjsonRecords counts them),
+ * through a temporary file renamed over it: a kill leaves the old file or the new one, whole.
+ */
+export async function compactNdjson(path: string, drop: (index: number) => boolean): Promise<void> {
+  const temporary = `${path}.compacting`;
+  const fd = openSync(temporary, 'w');
+  try {
+    let index = 0;
+    let pending: string[] = [];
+    const flush = () => {
+      if (pending.length > 0) writeSync(fd, `${pending.join('\n')}\n`);
+      pending = [];
+    };
+    for await (const input of readInputLines(path)) {
+      if (!drop(index++)) pending.push(input.text);
+      if (pending.length >= 1000) flush();
+    }
+    flush();
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, path);
 }
 
 /** An append-only NDJSON file: each line written at once, synced to disk once per event-loop turn. */

@@ -135,6 +135,11 @@ export class PushSession {
     return AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), this.#stopping.signal]);
   }
 
+  /** Waits `ms`, or less when the run is stopped. */
+  wait(ms: number): Promise<void> {
+    return ms > 0 ? sleep(ms, this.#stopping.signal) : Promise.resolve();
+  }
+
   /** Ends every request in flight and every retry: the run has failed. */
   stop(): void {
     this.#stopping.abort();
@@ -264,14 +269,17 @@ export class PushSession {
     }
   }
 
-  /** A request with a body the generated client does not send as is (an NDJSON bulk body). */
-  raw(path: string, init: { method: string; body: string; contentType: string }) {
+  /**
+   * A request the generated client does not make as is: an NDJSON bulk body, or an operation of
+   * a newer service than the client's types (the supplier's status).
+   */
+  raw(path: string, init: { method: string; body?: string; contentType?: string }) {
     // Encoded once, for every attempt; given a string, fetch would scan and re-encode each time
     // (≈ 4 % of a bulk push's CPU).
-    const body = Buffer.from(init.body);
+    const body = init.body === undefined ? undefined : Buffer.from(init.body);
     const { method, contentType } = init;
     return async () => {
-      const headers: Record<string, string> = { 'content-type': contentType };
+      const headers: Record<string, string> = contentType ? { 'content-type': contentType } : {};
       if (this.#tokens) headers.authorization = `Token ${this.#tokens.token}`;
       const response = await fetch(`${this.baseUrl}${path}`, {
         method,

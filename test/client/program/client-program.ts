@@ -40,6 +40,13 @@ export async function runClientProgram(input: ProgramInput): Promise<ProgramResu
   if (!token) throw new Error(`no token: ${JSON.stringify(tokenAnswer.error)}`);
   const ferry = createClient<paths>({ baseUrl: input.baseUrl, headers: { authorization: `Token ${token}` } });
 
+  // The supplier's migration is going on before anything is sent.
+  const supplier = await ferry.GET('/v2/data-import/suppliers/{import_supplier_code}/', {
+    params: { path: { import_supplier_code: input.supplier } },
+  });
+  if (supplier.error) throw new Error(`supplier: ${JSON.stringify(supplier.error)}`);
+  steps.push(`supplier ${supplier.data.status}`);
+
   const validated = await ferry.POST('/v2/data-import/accounts/validate/', { body: input.account });
   if (validated.error) throw new Error(`validate: ${JSON.stringify(validated.error)}`);
   steps.push(`validate ${validated.response.status}`);

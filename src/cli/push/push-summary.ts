@@ -1,0 +1,87 @@
+/**
+ * The summary of an account push's report: lines per status, and its errors grouped by code and
+ * `attr`, each with its count and the first few accounts (external number and line) that have
+ * it. Read from the report itself once the run is complete, so it covers the whole book, resumed
+ * lines included. Printed after the run, and written as JSON with --summary FILE.
+ */
+import { writeFileSync } from 'node:fs';
+import { asKeyPart, asObject } from './push-account-lines.ts';
+import { ndjsonRecords } from './push-report.ts';
+
+/** Accounts named per group. */
+const EXAMPLES = 5;
+
+export interface SummaryExample {
+  external_account_number: string | null;
+  line: number | null;
+}
+
+export interface ErrorGroup {
+  code: string;
+  attr: string | null;
+  count: number;
+  examples: SummaryExample[];
+}
+
+export interface ReportSummary {
+  report: string;
+  lines: number;
+  statuses: Record<string, number>;
+  /** Most frequent first. */
+  errors: ErrorGroup[];
+}
+
+export async function summarizeReport(reportPath: string): Promise<ReportSummary> {
+  const statuses: Record<string, number> = {};
+  const groups = new Map<string, ErrorGroup>();
+  let lines = 0;
+  for await (const { value } of ndjsonRecords(reportPath)) {
+    if (!value || typeof value.status !== 'string') continue;
+    lines++;
+    statuses[value.status] = (statuses[value.status] ?? 0) + 1;
+    const example = {
+      external_account_number: asKeyPart(value.external_account_number),
+      line: typeof value.line === 'number' ? value.line : null,
+    };
+    for (const e of Array.isArray(value.errors) ? value.errors : []) {
+      const code = String(asObject(e)?.code ?? 'unknown');
+      const attr = asKeyPart(asObject(e)?.attr);
+      const key = `${code}\u0000${attr ?? ''}`;
+      let group = groups.get(key);
+      if (!group) {
+        group = { code, attr, count: 0, examples: [] };
+        groups.set(key, group);
+      }
+      group.count++;
+      const last = group.examples.at(-1);
+      const sameLine =
+        last &&
+        last.line === example.line &&
+        last.external_account_number === example.external_account_number;
+      if (group.examples.length < EXAMPLES && !sameLine) group.examples.push(example);
+    }
+  }
+  const errors = [...groups.values()].sort(
+    (a, b) => b.count - a.count || a.code.localeCompare(b.code) || (a.attr ?? '').localeCompare(b.attr ?? ''),
+  );
+  return { report: reportPath, lines, statuses, errors };
+}
+
+const describeExample = (e: SummaryExample) =>
+  `${e.external_account_number ?? '(no external account number)'}${e.line === null ? '' : ` (line ${e.line})`}`;
+
+/** The summary's errors as lines for the terminal; empty when the report has none. */
+export function formatSummary(summary: ReportSummary): string {
+  if (summary.errors.length === 0) return '';
+  const width = String(summary.errors[0].count).length;
+  const lines = summary.errors.map(
+    (g) =>
+      `  ${String(g.count).padStart(width)}  ${g.code}${g.attr ? ` at ${g.attr}` : ''}: ` +
+      `${g.examples.map(describeExample).join(', ')}${g.count > g.examples.length ? ', …' : ''}`,
+  );
+  return `Errors by code and field (count: first accounts):\n${lines.join('\n')}\n`;
+}
+
+export function writeSummary(path: string, summary: ReportSummary): void {
+  writeFileSync(path, `${JSON.stringify(summary, null, 2)}\n`);
+}
