@@ -6,13 +6,13 @@
  * each conflicting line, with its code and attr, says which line won, and no process ends ERRORED.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runPushCommand } from '../../src/cli/push/push-command.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
+import { push, readNdjson } from '../helpers/push-run.ts';
 import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 
@@ -24,26 +24,7 @@ const MPRN = 'supply_addresses.0.meter_points.1.identifier';
 // biome-ignore lint/suspicious/noExplicitAny: accounts and report lines as JSON
 type Obj = Record<string, any>;
 
-async function push(args: string[]) {
-  let err = '';
-  const progressStream = { isTTY: false, write: (s: string) => (err += s) } as unknown as NodeJS.WriteStream;
-  const code = await runPushCommand(['accounts', ...args], {
-    out: () => {},
-    err: (s) => {
-      err += s;
-    },
-    progressStream,
-    env: { FERRY_PUSH_PROGRESS_MS: '60000' },
-  });
-  return { code, err };
-}
-
-const readReport = (path: string): Obj[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .sort((a, b) => a.line - b.line);
+const readReport = (path: string): Obj[] => readNdjson(path).sort((a, b) => a.line - b.line);
 
 describe('a book with conflicts, pushed', () => {
   let t: TestApp;

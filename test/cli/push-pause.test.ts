@@ -6,45 +6,21 @@
  * supplier-facing status endpoint the push reads, and its tenancy.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startWorker } from '../../src/account-import/queue/worker.ts';
-import { runPushCommand } from '../../src/cli/push/push-command.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
+import { readNdjson, startPush } from '../helpers/push-run.ts';
 import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 
 /** How long each test keeps its supplier paused (the push's backoff is capped at 1 s here). */
 const PAUSED_MS = 5_000;
 
-/** `ferry push accounts` in this process; its stderr readable while it runs. */
-function push(args: string[]) {
-  let out = '';
-  let err = '';
-  const progressStream = { isTTY: false, write: (s: string) => (err += s) } as unknown as NodeJS.WriteStream;
-  const done = runPushCommand(['accounts', ...args], {
-    out: (s) => {
-      out += s;
-    },
-    err: (s) => {
-      err += s;
-    },
-    progressStream,
-    env: { FERRY_PUSH_PROGRESS_MS: '200', FERRY_PUSH_PAUSE_MAX_MS: '1000' },
-  });
-  return { done, out: () => out, err: () => err };
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: report lines are loose JSON
-const readNdjson = (path: string): Record<string, any>[] =>
-  existsSync(path)
-    ? readFileSync(path, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-    : [];
+const push = (args: string[]) =>
+  startPush(args, { FERRY_PUSH_PROGRESS_MS: '200', FERRY_PUSH_PAUSE_MAX_MS: '1000' });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

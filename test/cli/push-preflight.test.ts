@@ -9,37 +9,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runPushCommand } from '../../src/cli/push/push-command.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
+import { push, readNdjson } from '../helpers/push-run.ts';
 import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 
 const SUPPLIER = 'PREFLIGHT';
-
-/** `ferry push` in this process, its output kept. */
-async function push(args: string[]) {
-  let out = '';
-  let err = '';
-  const progressStream = { isTTY: false, write: (s: string) => (err += s) } as unknown as NodeJS.WriteStream;
-  const code = await runPushCommand(['accounts', ...args], {
-    out: (s) => {
-      out += s;
-    },
-    err: (s) => {
-      err += s;
-    },
-    progressStream,
-    env: { FERRY_PUSH_PROGRESS_MS: '60000' },
-  });
-  return { code, out, err };
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: report lines are loose JSON
-const readNdjson = (path: string): Record<string, any>[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
 
 describe('ferry push accounts --validate-only', () => {
   let t: TestApp;

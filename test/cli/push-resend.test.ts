@@ -11,37 +11,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startWorker } from '../../src/account-import/queue/worker.ts';
 import { lineDigest } from '../../src/cli/push/push-account-lines.ts';
-import { runPushCommand } from '../../src/cli/push/push-command.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
+import { push, readNdjson } from '../helpers/push-run.ts';
 import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 
 const SUPPLIER = 'RESEND';
 const CREATE = '/v2/data-import/accounts/';
 const BULK = '/v2/data-import/accounts/bulk/';
-
-async function push(args: string[]) {
-  let out = '';
-  let err = '';
-  const progressStream = { isTTY: false, write: (s: string) => (err += s) } as unknown as NodeJS.WriteStream;
-  const code = await runPushCommand(['accounts', ...args], {
-    out: (s) => {
-      out += s;
-    },
-    err: (s) => {
-      err += s;
-    },
-    progressStream,
-    env: { FERRY_PUSH_PROGRESS_MS: '60000' },
-  });
-  return { code, out, err };
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: report lines are loose JSON
-const readNdjson = (path: string): Record<string, any>[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
 
 /** The external account number of a create body, bare or wrapped. */
 const externalOf = (body: unknown): string => {

@@ -1,0 +1,40 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { runPushCommand } from '../../src/cli/push/push-command.ts';
+
+/**
+ * `ferry push accounts …` in this process: stdout and stderr (progress included) kept and
+ * readable while it runs. Progress is written rarely unless `env` says otherwise.
+ */
+export function startPush(args: string[], env: Record<string, string> = {}) {
+  let out = '';
+  let err = '';
+  const progressStream = { isTTY: false, write: (s: string) => (err += s) } as unknown as NodeJS.WriteStream;
+  const done = runPushCommand(['accounts', ...args], {
+    out: (s) => {
+      out += s;
+    },
+    err: (s) => {
+      err += s;
+    },
+    progressStream,
+    env: { FERRY_PUSH_PROGRESS_MS: '60000', ...env },
+  });
+  return { done, out: () => out, err: () => err };
+}
+
+/** startPush, to its end: the exit code and what it wrote. */
+export async function push(args: string[]) {
+  const run = startPush(args);
+  const code = await run.done;
+  return { code, out: run.out(), err: run.err() };
+}
+
+/** The lines of an NDJSON file (a report), none when it does not exist. */
+// biome-ignore lint/suspicious/noExplicitAny: report lines are loose JSON
+export const readNdjson = (path: string): Record<string, any>[] =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
