@@ -6,15 +6,13 @@
  * supplier-facing status endpoint the push reads, and its tenancy.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startWorker } from '../../src/account-import/queue/worker.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
-import { readNdjson, startPush } from '../helpers/push-run.ts';
-import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
+import { readNdjson, serviceForPush, startPush } from '../helpers/push-run.ts';
+import { admin, type TestApp, tokenFor } from '../helpers/test-app.ts';
 
 /** How long each test keeps its supplier paused (the push's backoff is capped at 1 s here). */
 const PAUSED_MS = 5_000;
@@ -37,25 +35,15 @@ const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern, 
 describe('ferry push and a paused supplier', () => {
   let t: TestApp;
   let baseUrl: string;
-  let worker: { stop(): Promise<void> };
   let dir: string;
+  let service: Awaited<ReturnType<typeof serviceForPush>> | undefined;
   let next = 20_000;
 
   before(async () => {
-    t = await createTestApp({ RATE_LIMIT_PER_SECOND: '100000' });
-    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    worker = startWorker(t.config, {
-      db: t.db,
-      logger: { info() {}, warn() {}, error() {} },
-      idlePollMs: 20,
-    });
-    dir = mkdtempSync(join(tmpdir(), 'ferry-push-pause-'));
+    service = await serviceForPush('ferry-push-pause-');
+    ({ t, baseUrl, dir } = service);
   });
-  after(async () => {
-    await worker?.stop();
-    await t?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => service?.close());
 
   const setStatus = (supplier: string, status: string) =>
     admin(t.app, 'PATCH', `/import-suppliers/${supplier}/`, { status }, 200);

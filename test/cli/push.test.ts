@@ -4,18 +4,17 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startWorker } from '../../src/account-import/queue/worker.ts';
 import { AccountPush } from '../../src/cli/push/push-accounts.ts';
 import { PushAbort, PushSession } from '../../src/cli/push/push-session.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { type HttpFault, startHttpFaultProxy } from '../helpers/http-fault-proxy.ts';
-import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
+import { serviceForPush } from '../helpers/push-run.ts';
+import { type TestApp, tokenFor } from '../helpers/test-app.ts';
 
 /**
  * The Done-when test's size: 5,000 accounts, as the issue asks (≈ 20 s on PGlite through the bulk
@@ -84,24 +83,14 @@ function writeBook(path: string, supplier: string, count: number, invalid: numbe
 describe('ferry push', () => {
   let t: TestApp;
   let baseUrl: string;
-  let worker: { stop(): Promise<void> };
   let dir: string;
+  let service: Awaited<ReturnType<typeof serviceForPush>> | undefined;
 
   before(async () => {
-    t = await createTestApp({ RATE_LIMIT_PER_SECOND: '100000' });
-    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    worker = startWorker(t.config, {
-      db: t.db,
-      logger: { info() {}, warn() {}, error() {} },
-      idlePollMs: 20,
-    });
-    dir = mkdtempSync(join(tmpdir(), 'ferry-push-'));
+    service = await serviceForPush('ferry-push-');
+    ({ t, baseUrl, dir } = service);
   });
-  after(async () => {
-    await worker?.stop();
-    await t?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => service?.close());
 
   /** The report holds each account once, final, and the service holds each valid one once. */
   async function assertFinalReport(

@@ -1,5 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startWorker } from '../../src/account-import/queue/worker.ts';
 import { runPushCommand } from '../../src/cli/push/push-command.ts';
+import { createTestApp } from './test-app.ts';
 
 /**
  * `ferry push accounts …` in this process: stdout and stderr (progress included) kept and
@@ -38,3 +42,28 @@ export const readNdjson = (path: string): Record<string, any>[] =>
         .filter(Boolean)
         .map((l) => JSON.parse(l))
     : [];
+
+/**
+ * The service on a loopback port with a worker creating what is scheduled, and a temporary
+ * folder for books and reports: what a push runs against. `close` stops all three.
+ */
+export async function serviceForPush(folderPrefix: string) {
+  const t = await createTestApp({ RATE_LIMIT_PER_SECOND: '100000' });
+  const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const worker = startWorker(t.config, {
+    db: t.db,
+    logger: { info() {}, warn() {}, error() {} },
+    idlePollMs: 20,
+  });
+  const dir = mkdtempSync(join(tmpdir(), folderPrefix));
+  return {
+    t,
+    baseUrl,
+    dir,
+    async close() {
+      await worker.stop();
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
