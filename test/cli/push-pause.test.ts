@@ -74,7 +74,8 @@ describe('ferry push and a paused supplier', () => {
     await setStatus(supplier, 'Paused');
     const run = push(args);
     await until('the pause to be told', () => /is paused; waiting/.test(run.err()));
-    await sleep(PAUSED_MS);
+    // The operator resumes the supplier 20 s later.
+    await sleep(20_000);
     assert.deepEqual(readNdjson(report), [], 'nothing refused for the pause is reported');
     assert.match(run.err(), /supplier PAUSED_AT_START paused; waiting/, 'the progress says so');
     await setStatus(supplier, 'Ongoing');
