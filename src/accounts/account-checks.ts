@@ -195,6 +195,12 @@ export function accountOf(body: unknown): Record<string, unknown> {
   return b.payload && typeof b.payload === 'object' ? (b.payload as Record<string, unknown>) : b;
 }
 
+/** Adds identifier conflicts to a body's errors, except at a field that already has an error of its own. */
+export function addConflicts(errors: ErrorItem[], conflicts: ErrorItem[]): void {
+  const reported = new Set(errors.map((e) => e.attr));
+  errors.push(...conflicts.filter((c) => !reported.has(c.attr)));
+}
+
 /** Adds `import_supplier_not_found` unless the body's supplier already has an error of its own. */
 export function supplierNotFound({ errors, code }: Verdict) {
   if (errors.some((e) => e.attr === 'import_supplier')) return;
@@ -222,8 +228,7 @@ export async function validateAccount(options: {
     conflictsOf?.(accountOf(body)) ?? [],
   ]);
   if (verdict.code !== null && !(await suppliers.get(verdict.code))) supplierNotFound(verdict);
-  const reported = new Set(verdict.errors.map((e) => e.attr));
-  verdict.errors.push(...conflicts.filter((c) => !reported.has(c.attr)));
+  addConflicts(verdict.errors, conflicts);
   if (verdict.errors.length > 0) {
     const detail = 'The account data could not be validated.';
     throw validationFailed('account_failed_validation', verdict.errors, detail);

@@ -58,7 +58,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload', examples: [exampleAccount] });
   app.addSchema(Type.Object({}, { $id: 'BulkCreated', description: 'Scheduled (201): an empty object.' }));
   // The V1 account endpoints share the payload schema registered above.
-  await app.register(stagedImportRoutes, { db, config, suppliers });
+  await app.register(stagedImportRoutes, { db, config, suppliers, refusals });
 
   app.post(
     '/v2/data-import/accounts/validate/',

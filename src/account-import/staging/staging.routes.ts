@@ -11,7 +11,7 @@ import { AnyOf, authErrorResponses, bodyErrorResponses } from '../../http/schema
 import type { Db } from '../../infra/db/db.ts';
 import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
 import { logProcessEvents } from '../process-event-log.ts';
-import { countingRefusal, scheduleRefusalRecorder } from '../refusals/schedule-refusals.ts';
+import { countingRefusal, type RefusalRecorder } from '../refusals/schedule-refusals.ts';
 import {
   ProcessRequestSchema,
   processStagedAccount,
@@ -42,8 +42,9 @@ export const stagedImportRoutes: FastifyPluginAsyncTypebox<{
   db: Db;
   config: FerryConfig;
   suppliers: SupplierCache;
-}> = async (app, { db, config, suppliers }) => {
-  const refusals = scheduleRefusalRecorder(db, app.log);
+  /** Counts refusals at staging, with those of the V2 routes that register these. */
+  refusals: RefusalRecorder;
+}> = async (app, { db, config, suppliers, refusals }) => {
   app.post(
     '/v1/data-import/validate-account/',
     {

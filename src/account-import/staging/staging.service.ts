@@ -4,7 +4,13 @@
  * an account within the request (or, with `dry_run`, show that it would be).
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { check, clockIn, supplierNotFound, validateAccountPayload } from '../../accounts/account-checks.ts';
+import {
+  addConflicts,
+  check,
+  clockIn,
+  supplierNotFound,
+  validateAccountPayload,
+} from '../../accounts/account-checks.ts';
 import { asCreationError } from '../../accounts/account-creation-error.ts';
 import { createAccount } from '../../accounts/create-account.ts';
 import type { AccountPayload } from '../../accounts/payload/account-payload.schema.ts';
@@ -85,8 +91,7 @@ export async function validateAccountV1(
   const checked = check(bareAccount(body, 'account_failed_validation'), clockIn(timeZone));
   if (checked.code !== null && !(await suppliers.get(checked.code))) supplierNotFound(checked);
   const [conflicts] = await findConflicts(db, [reservationRequestOf(body)], { inOrder: false });
-  const reported = new Set(checked.errors.map((e) => e.attr));
-  checked.errors.push(...conflicts.filter((c) => !reported.has(c.attr)));
+  addConflicts(checked.errors, conflicts);
   if (checked.errors.length > 0 || !checked.parsed.ok) {
     throw validationFailed(
       'account_failed_validation',
