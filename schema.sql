@@ -118,6 +118,7 @@ CREATE TABLE identifier_reservations (
   key text NOT NULL,
   import_process_id bigint NOT NULL,
   attr text NOT NULL,
+  reserved_xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
   CONSTRAINT identifier_reservations_import_process_id_fkey FOREIGN KEY (import_process_id) REFERENCES import_processes(id) ON DELETE CASCADE,
   CONSTRAINT identifier_reservations_kind_check CHECK ((kind = ANY (ARRAY['meter_point'::text, 'reference'::text, 'cais_reference'::text]))),
   CONSTRAINT identifier_reservations_pkey PRIMARY KEY (kind, key)
@@ -379,6 +380,7 @@ CREATE UNIQUE INDEX email_outbox_pkey ON email_outbox USING btree (id);
 CREATE INDEX email_outbox_unsent ON email_outbox USING btree (id) WHERE (status = ANY (ARRAY['PENDING'::text, 'SENDING'::text]));
 CREATE UNIQUE INDEX identifier_reservations_pkey ON identifier_reservations USING btree (kind, key);
 CREATE INDEX identifier_reservations_process ON identifier_reservations USING btree (import_process_id);
+CREATE INDEX identifier_reservations_reserved_xid ON identifier_reservations USING btree (reserved_xid);
 CREATE UNIQUE INDEX import_process_events_pkey ON import_process_events USING btree (id);
 CREATE INDEX import_process_events_process ON import_process_events USING btree (import_process_id, id);
 CREATE UNIQUE INDEX import_process_tallies_pkey ON import_process_tallies USING btree (import_supplier, status, error_code);

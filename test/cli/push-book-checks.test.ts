@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { type BookChecks, checkBook } from '../../src/cli/push/push-book-checks.ts';
 import { readInputLines } from '../../src/cli/push/push-input.ts';
-import { hash64, LineTable } from '../../src/cli/push/push-line-table.ts';
+import { LineTable } from '../../src/cli/push/push-line-table.ts';
+import { hash64 } from '../../src/infra/hash64.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ferry-book-'));

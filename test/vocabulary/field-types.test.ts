@@ -101,9 +101,10 @@ describe('the field types and their columns', () => {
       ),
     );
     assert.ok(rows.length > 50, `read ${rows.length} columns`);
-    // The field types' columns, and the kinds of column no field lands in (ids, flags, documents).
+    // The field types' columns, and the kinds of column no field lands in (ids, flags, documents,
+    // transaction ids).
     const fieldColumns = new Set<string>(['text', 'date', 'timestamp with time zone', 'numeric', 'integer']);
-    const otherColumns = new Set(['bigint', 'boolean', 'jsonb', 'bytea']);
+    const otherColumns = new Set(['bigint', 'boolean', 'jsonb', 'bytea', 'xid8']);
     const stray = rows.filter((r) => {
       const element = r.type.replace(/\[\]$/, '');
       return !fieldColumns.has(element) && !otherColumns.has(element);

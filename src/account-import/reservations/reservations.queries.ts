@@ -12,6 +12,7 @@ import {
 import { type ErrorItem, item } from '../../errors/error-items.ts';
 import { batcher } from '../../infra/batcher.ts';
 import { isUniqueViolation, type Queryable, sql } from '../../infra/db/db.ts';
+import { noteReserving, type ReservationFilter } from './reservation-filter.ts';
 
 /** An account a schedule (or a validate) would bring: whose it is, and what it would reserve. */
 export interface ReservationRequest {
@@ -186,6 +187,7 @@ export async function replaceReservations(
   rows: { processId: string; identifiers: UniqueIdentifier[] }[],
 ): Promise<void> {
   if (rows.length === 0) return;
+  noteReserving(rows.flatMap((r) => r.identifiers));
   const columns = reservationColumns(rows);
   const taken = await tx.query(replaceReservationRows, [...columns, rows.map((r) => r.processId)]);
   if (taken.rowCount !== columns[0].length) throw new ReservationTaken();
@@ -216,10 +218,13 @@ export const selectProcessReservations = sql(
 );
 
 /**
- * Validate's conflicts, read-only: concurrent requests share one query (group commit's batcher),
- * and an account with no unique identifiers asks nothing.
+ * Validate's conflicts, read-only: an account whose identifiers the filter says are certainly
+ * free asks nothing (decision 0067); the others share one query (group commit's batcher).
  */
-export function conflictReader(db: Queryable): (account: unknown) => Promise<ErrorItem[]> {
+export function conflictReader(
+  db: Queryable,
+  filter: ReservationFilter,
+): (account: unknown) => Promise<ErrorItem[]> {
   const read = batcher(
     async (requests: ReservationRequest[]) =>
       (await findConflicts(db, requests, { inOrder: false })).map((value) => ({
@@ -230,7 +235,7 @@ export function conflictReader(db: Queryable): (account: unknown) => Promise<Err
   );
   return async (account) => {
     const request = reservationRequestOf(account);
-    return request.identifiers.length === 0 ? [] : read(request);
+    return filter.mayHoldAny(request.identifiers) ? read(request) : [];
   };
 }
 

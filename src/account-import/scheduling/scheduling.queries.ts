@@ -13,6 +13,7 @@ import {
 } from '../../vocabulary/import-process-states.ts';
 import { startSql } from '../process-state-sql.ts';
 import { recordTransitions } from '../process-transitions.queries.ts';
+import { noteReserving } from '../reservations/reservation-filter.ts';
 import {
   findConflicts,
   isReservationTaken,
@@ -116,6 +117,7 @@ async function insertNewProcesses(db: Queryable, items: NewProcess[]): Promise<b
       attr,
     })),
   );
+  noteReserving(reservations);
   const inserted = new Set(
     (
       await db.query<{ import_supplier: string; external_account_number: string }>(insertProcesses, [

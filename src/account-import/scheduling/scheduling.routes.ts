@@ -24,6 +24,7 @@ import {
   countingRefusal,
   scheduleRefusalRecorder,
 } from '../refusals/schedule-refusals.ts';
+import { ReservationFilter } from '../reservations/reservation-filter.ts';
 import { conflictReader } from '../reservations/reservations.queries.ts';
 import { stagedImportRoutes } from '../staging/staging.routes.ts';
 import { processStager } from './scheduling.queries.ts';
@@ -51,7 +52,11 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   suppliers: SupplierCache;
 }> = async (app, { db, config, suppliers }) => {
   const stage = processStager(db);
-  const conflictsOf = conflictReader(db);
+  const reserved = new ReservationFilter(db, (err) =>
+    app.log.warn({ err }, 'the filter of reserved identifiers could not be refreshed'),
+  );
+  app.addHook('onClose', async () => reserved.close());
+  const conflictsOf = conflictReader(db, reserved);
   const refusals = scheduleRefusalRecorder(db, app.log);
   // The validate endpoint's payload rules run in check threads (decision 0049).
   const checks = sharedAccountCheckPool(config.checkThreads);

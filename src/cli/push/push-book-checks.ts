@@ -18,9 +18,10 @@ import {
   type UniqueIdentifierKind,
   uniqueIdentifiersOf,
 } from '../../accounts/payload/unique-identifiers.ts';
+import { hash64 } from '../../infra/hash64.ts';
 import { asKeyPart, payloadOf, REPEATED_IN_FILE } from './push-account-lines.ts';
 import { type ReportedError, readInputLines } from './push-input.ts';
-import { hash64, LineTable } from './push-line-table.ts';
+import { LineTable } from './push-line-table.ts';
 
 /** What a conflict is on: the external account number (0) or a kind of unique identifier. */
 const KINDS = ['external_account_number', 'meter_point', 'reference', 'cais_reference'] as const;
