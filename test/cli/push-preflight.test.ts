@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { BodyLines } from '../../src/http/json-body.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { push, readNdjson } from '../helpers/push-run.ts';
@@ -25,8 +26,11 @@ describe('ferry push accounts --validate-only', () => {
 
   before(async () => {
     t = await createTestApp({ RATE_LIMIT_PER_SECOND: '100000' });
-    t.app.addHook('onRequest', async (request) => {
+    // Accounts the service validated: one a request, or each line of a bulk validation.
+    t.app.addHook('preHandler', async (request) => {
       if (request.url === '/v2/data-import/accounts/validate/') validateRequests++;
+      if (request.url === '/v2/data-import/accounts/validate/bulk/' && request.body instanceof BodyLines)
+        validateRequests += request.body.lines.length;
     });
     baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
     ({ apiKey } = await tokenFor(t.app, [SUPPLIER]));

@@ -62,6 +62,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   const checks = sharedAccountCheckPool(config.checkThreads);
   app.addSchema({ ...AccountPayloadSchema, $id: 'AccountPayload', examples: [exampleAccount] });
   app.addSchema(Type.Object({}, { $id: 'BulkCreated', description: 'Scheduled (201): an empty object.' }));
+  app.addSchema(Type.Object({}, { $id: 'BulkValid', description: 'Valid (200): an empty object.' }));
   // The V1 account endpoints share the payload schema registered above.
   await app.register(stagedImportRoutes, { db, config, suppliers, refusals });
 
@@ -89,6 +90,70 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
         conflictsOf,
       });
       return {};
+    },
+  );
+
+  app.post(
+    '/v2/data-import/accounts/validate/bulk/',
+    {
+      ...checkedInService({ accountEnvelope: true, bodyLines: true, keepsBodyText: true }),
+      bodyLimit: BULK_BODY_LIMIT_BYTES,
+      schema: {
+        tags: ['account import'],
+        summary: 'Validate up to 1,000 accounts (nothing is created)',
+        description:
+          'Each account, bare or wrapped as {payload}, one JSON value per line (NDJSON) or as the elements ' +
+          'of a JSON array, checked exactly as the validate endpoint checks it alone (identifier conflicts ' +
+          'with other accounts and processes included; two lines of one request are not compared). One ' +
+          'result per account, in order, with the status and body the validate endpoint would have answered. ' +
+          `More than ${MAX_BULK_ACCOUNTS} accounts, or a body over 32 MiB, are refused whole.`,
+        body: documentedOnly({
+          content: {
+            'application/json': { schema: Type.Array(AccountBody, { maxItems: MAX_BULK_ACCOUNTS }) },
+            'application/x-ndjson': {
+              schema: Type.String({ description: 'One account (bare or wrapped) per line.' }),
+            },
+          },
+        } as unknown as TSchema),
+        response: {
+          200: Type.Object(
+            { results: Type.Array(BulkValidateResult) },
+            { description: 'One result per account, in the order sent.' },
+          ),
+          400: BadRequest,
+          ...bodyErrorResponses,
+          ...authErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const lines = bulkLinesOf(request.body);
+      const scope = request.apiKey!;
+      const answers = await Promise.all(
+        lines.map(async (line): Promise<LineAnswer> => {
+          if (!line.ok) return lineAnswerOf(line.error);
+          try {
+            refuseSuppliersOutsideScope(scope, line.value);
+            await validateAccount({
+              suppliers,
+              checks,
+              body: line.value,
+              text: bodyTextOf(line.value),
+              timeZone: config.serviceTimezone,
+              conflictsOf,
+            });
+            return { status: 200, body: {} };
+          } catch (error) {
+            return lineAnswerOf(error);
+          }
+        }),
+      );
+      return {
+        results: lines.map((line, i) => ({
+          external_account_number: externalAccountNumberOf(line.value),
+          ...answers[i],
+        })),
+      };
     },
   );
 
@@ -211,6 +276,19 @@ const BulkResult = Type.Object({
   body: AnyOf(
     ['AccountAlreadyImported', 'ValidationError', 'Error', 'BulkCreated'],
     "The create endpoint's body for this account: {} when scheduled.",
+  ),
+});
+
+const BulkValidateResult = Type.Object({
+  external_account_number: Type.Union([Type.String(), Type.Null()], {
+    description: 'As the line names it (bare or wrapped); null when it names none or cannot be read.',
+  }),
+  status: Type.Union([Type.Literal(200), Type.Literal(400), Type.Literal(403), Type.Literal(413)], {
+    description: 'The status the validate endpoint would have answered for this account alone.',
+  }),
+  body: AnyOf(
+    ['ValidationError', 'Error', 'BulkValid'],
+    "The validate endpoint's body for this account: {} when valid.",
   ),
 });
 

@@ -98,12 +98,19 @@ export function reportKey(line: Record<string, unknown>): string {
 /** The code of a line that repeats an external account number of an earlier line (--validate-only). */
 export const REPEATED_IN_FILE = 'external_account_number_repeated_in_file';
 
-/** The request body of a line: as written, or wrapped with task_params.is_dry_run for --dry-run. */
-export function requestBodyText(e: Entry, mode: AccountPushMode): string {
-  if (mode !== 'dry-run') return e.text;
+/**
+ * The request body of a line: as written, or wrapped with task_params: is_dry_run for --dry-run,
+ * wave for --wave (a line's own task_params kept otherwise). Validate takes no task parameters.
+ */
+export function requestBodyText(e: Entry, mode: AccountPushMode, wave: string | null = null): string {
+  const added = {
+    ...(mode === 'dry-run' ? { is_dry_run: true } : {}),
+    ...(wave !== null && mode !== 'validate' ? { wave } : {}),
+  };
+  if (Object.keys(added).length === 0) return e.text;
   const outer = asObject(e.value);
   if (outer && 'payload' in outer) {
-    return JSON.stringify({ ...outer, task_params: { ...asObject(outer.task_params), is_dry_run: true } });
+    return JSON.stringify({ ...outer, task_params: { ...asObject(outer.task_params), ...added } });
   }
-  return `{"payload":${e.text},"task_params":{"is_dry_run":true}}`;
+  return `{"payload":${e.text},"task_params":${JSON.stringify(added)}}`;
 }

@@ -36,6 +36,8 @@ export type { AccountPushMode } from './push-account-lines.ts';
 export const SUCCEEDED = new Set(['PROCESSED', 'DRY_RUN_SUCCEEDED', 'VALID']);
 
 export const BULK_PATH = '/v2/data-import/accounts/bulk/';
+/** Validates up to 1,000 accounts a request (--validate-only), where the service offers it. */
+export const VALIDATE_BULK_PATH = '/v2/data-import/accounts/validate/bulk/';
 export const STATUSES_PATH = '/v2/data-import/accounts/statuses/';
 const BULK_MAX_LINES = 1_000;
 /** Lines changed after their account was created that are named one by one; the rest are counted. */
@@ -53,6 +55,8 @@ export interface AccountPushOptions {
   /** Whether the service answers a supplier's status (SUPPLIER_PATH), to tell a pause while polling. */
   supplierStatus?: boolean;
   /** --retry-rejected: send again the lines reported REJECTED or ERRORED. */
+  /** --wave: the wave every scheduled account goes in (task_params.wave). */
+  wave?: string;
   retryRejected?: boolean;
   /** --no-wait: a paused supplier stops the run (exit 2) instead of being waited for. */
   noWait?: boolean;
@@ -130,7 +134,7 @@ export class AccountPush {
   async run(): Promise<number> {
     await this.prepare();
     const { concurrency } = this.options;
-    const source = this.options.bulk && this.options.mode !== 'validate' ? this.#batches() : this.#toSend();
+    const source = this.options.bulk ? this.#batches() : this.#toSend();
     const send = async () => {
       while (!this.#aborted) {
         const next = await source.next();
@@ -148,7 +152,10 @@ export class AccountPush {
         this.#aborted = true;
         this.options.session.stop();
       });
-    const senders = Promise.all(Array.from({ length: concurrency }, () => guard(send()))).then(() => {
+    // A bulk validation holds a thousand accounts (5 MB or more) in flight: four keep a service busy.
+    const senderCount =
+      this.options.bulk && this.options.mode === 'validate' ? Math.min(concurrency, 4) : concurrency;
+    const senders = Promise.all(Array.from({ length: senderCount }, () => guard(send()))).then(() => {
       this.#sendingDone = true;
     });
     try {
@@ -257,7 +264,7 @@ export class AccountPush {
 
   async #sendOne(e: Entry): Promise<void> {
     const { client } = this.options.session;
-    const text = requestBodyText(e, this.options.mode);
+    const text = requestBodyText(e, this.options.mode, this.options.wave ?? null);
     // The line's own text is sent, so numbers reach the service exactly as written.
     const init = { body: e.value as never, bodySerializer: () => text };
     for (;;) {
@@ -274,9 +281,13 @@ export class AccountPush {
   async #sendBatch(entries: Entry[]): Promise<void> {
     let pending = entries;
     while (pending.length > 0) {
-      const body = `${pending.map((e) => requestBodyText(e, this.options.mode)).join('\n')}\n`;
+      const body = `${pending.map((e) => requestBodyText(e, this.options.mode, this.options.wave ?? null)).join('\n')}\n`;
       const answer = await this.options.session.request(
-        this.options.session.raw(BULK_PATH, { method: 'POST', body, contentType: 'application/x-ndjson' }),
+        this.options.session.raw(this.options.mode === 'validate' ? VALIDATE_BULK_PATH : BULK_PATH, {
+          method: 'POST',
+          body,
+          contentType: 'application/x-ndjson',
+        }),
       );
       const results = answer.status === 200 ? bulkResults(answer) : null;
       if (!results || results.length !== pending.length) {

@@ -7,7 +7,13 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { AccountPush, type AccountPushMode, BULK_PATH, STATUSES_PATH } from './push-accounts.ts';
+import {
+  AccountPush,
+  type AccountPushMode,
+  BULK_PATH,
+  STATUSES_PATH,
+  VALIDATE_BULK_PATH,
+} from './push-accounts.ts';
 import { FOLLOW_UP_KINDS, type FollowUpKind, FollowUpPush } from './push-follow-ups.ts';
 import { countInputLines } from './push-input.ts';
 import { startProgress } from './push-progress.ts';
@@ -18,7 +24,7 @@ import { DEFAULT_PAUSE_TIMING, type PauseTiming, SUPPLIER_PATH } from './push-su
 export const PUSH_USAGE = `Usage:
   ferry push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
                       [--concurrency N] [--dry-run] [--validate-only] [--summary FILE]
-                      [--no-wait] [--retry-rejected]
+                      [--no-wait] [--retry-rejected] [--wave NAME]
   ferry push notes|transactions|statements|payment-instructions <file.ndjson> --url <base>
                       --api-key <key> [--report <file.ndjson>] [--concurrency N]
 
@@ -32,6 +38,7 @@ command with the same report resumes, and sends again each line changed since it
   --summary FILE    also write the errors grouped by code and field as JSON (accounts)
   --no-wait         stop (exit 2) when the supplier is paused, instead of waiting for it to resume
   --retry-rejected  send again the lines the report holds as REJECTED or ERRORED
+  --wave NAME       schedule every account in this wave of its supplier (task_params.wave)
 
 Exit 0: all succeeded; 1: some rejected or errored; 2: could not run.
 `;
@@ -92,9 +99,19 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
     return usage(io, '--dry-run and --validate-only exclude each other');
   }
   if (!isAccounts) {
-    const accountsOnly = ['dry-run', 'validate-only', 'summary', 'no-wait', 'retry-rejected'] as const;
+    const accountsOnly = [
+      'dry-run',
+      'validate-only',
+      'summary',
+      'no-wait',
+      'retry-rejected',
+      'wave',
+    ] as const;
     const given = accountsOnly.find((option) => values[option] !== undefined);
     if (given) return usage(io, `--${given} applies to accounts only`);
+  }
+  if (values.wave !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(values.wave)) {
+    return usage(io, '--wave must be 1 to 64 of A-Z a-z 0-9 . _ -');
   }
   try {
     accessSync(file, constants.R_OK);
@@ -131,10 +148,11 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
           reportPath,
           mode,
           concurrency,
-          bulk: mode !== 'validate' && offered.includes(BULK_PATH),
+          bulk: offered.includes(mode === 'validate' ? VALIDATE_BULK_PATH : BULK_PATH),
           batchStatus: offered.includes(STATUSES_PATH),
           supplierStatus: offered.includes(SUPPLIER_PATH),
           retryRejected: values['retry-rejected'] ?? false,
+          wave: values.wave,
           noWait: values['no-wait'] ?? false,
           pauseTiming: pauseTimingOf(io.env),
           lines: total,
@@ -206,6 +224,7 @@ function parsePushArgs(argv: string[]) {
       summary: { type: 'string' },
       'no-wait': { type: 'boolean' },
       'retry-rejected': { type: 'boolean' },
+      wave: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
