@@ -107,6 +107,7 @@ CREATE TABLE email_outbox (
   message_id text,
   last_error text,
   failed_at timestamp with time zone,
+  held_for_wave text,
   CONSTRAINT email_outbox_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
   CONSTRAINT email_outbox_account_id_kind_key UNIQUE (account_id, kind),
   CONSTRAINT email_outbox_pkey PRIMARY KEY (id),
@@ -168,11 +169,23 @@ CREATE TABLE import_processes (
   account_id bigint,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   modified_at timestamp with time zone NOT NULL DEFAULT now(),
+  wave text,
   CONSTRAINT import_processes_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
   CONSTRAINT import_processes_import_supplier_external_account_number_key UNIQUE (import_supplier, external_account_number),
   CONSTRAINT import_processes_import_supplier_fkey FOREIGN KEY (import_supplier) REFERENCES import_suppliers(code),
   CONSTRAINT import_processes_pkey PRIMARY KEY (id),
-  CONSTRAINT import_processes_status_check CHECK ((status = ANY (ARRAY['STAGED'::text, 'PENDING'::text, 'IN_PROGRESS'::text, 'PROCESSED'::text, 'CANCELLED'::text, 'DRY_RUN_SUCCEEDED'::text, 'ERRORED'::text, 'DRY_RUN_ERRORED'::text])))
+  CONSTRAINT import_processes_status_check CHECK ((status = ANY (ARRAY['STAGED'::text, 'PENDING'::text, 'IN_PROGRESS'::text, 'PROCESSED'::text, 'CANCELLED'::text, 'DRY_RUN_SUCCEEDED'::text, 'ERRORED'::text, 'DRY_RUN_ERRORED'::text]))),
+  CONSTRAINT import_processes_wave_check CHECK ((wave ~ '^[A-Za-z0-9._-]{1,64}$'::text))
+);
+
+CREATE TABLE import_supplier_events (
+  id bigint NOT NULL DEFAULT nextval('import_supplier_events_id_seq'::regclass),
+  import_supplier text NOT NULL,
+  event text NOT NULL,
+  occurred_at timestamp with time zone NOT NULL DEFAULT now(),
+  data jsonb,
+  CONSTRAINT import_supplier_events_import_supplier_fkey FOREIGN KEY (import_supplier) REFERENCES import_suppliers(code),
+  CONSTRAINT import_supplier_events_pkey PRIMARY KEY (id)
 );
 
 CREATE TABLE import_suppliers (
@@ -182,6 +195,7 @@ CREATE TABLE import_suppliers (
   config jsonb NOT NULL DEFAULT '{}'::jsonb,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   modified_at timestamp with time zone NOT NULL DEFAULT now(),
+  automatic_pause jsonb,
   CONSTRAINT import_suppliers_code_check CHECK ((code ~ '^[A-Za-z0-9_-]{1,64}$'::text)),
   CONSTRAINT import_suppliers_document_root_check CHECK (((document_root ~ '^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$'::text) AND (document_root !~ '(^|/)\.\.?(/|$)'::text))),
   CONSTRAINT import_suppliers_pkey PRIMARY KEY (code),
@@ -358,6 +372,34 @@ CREATE TABLE transactions (
   CONSTRAINT transactions_statement_check CHECK ((statement = ANY (ARRAY['historical'::text, 'current'::text])))
 );
 
+CREATE TABLE wave_expectations (
+  import_supplier text NOT NULL,
+  wave text NOT NULL,
+  external_account_number text NOT NULL,
+  ledger_balance numeric,
+  meter_points integer,
+  transactions integer,
+  transactions_total numeric,
+  CONSTRAINT wave_expectations_import_supplier_wave_fkey FOREIGN KEY (import_supplier, wave) REFERENCES waves(import_supplier, wave) ON DELETE CASCADE,
+  CONSTRAINT wave_expectations_pkey PRIMARY KEY (import_supplier, wave, external_account_number)
+);
+
+CREATE TABLE waves (
+  import_supplier text NOT NULL,
+  wave text NOT NULL,
+  expectations_uploaded_at timestamp with time zone,
+  expected_accounts bigint,
+  approved_at timestamp with time zone,
+  approved_by text,
+  approval jsonb,
+  rolled_back_at timestamp with time zone,
+  rolled_back_by text,
+  rollback jsonb,
+  CONSTRAINT waves_import_supplier_fkey FOREIGN KEY (import_supplier) REFERENCES import_suppliers(code),
+  CONSTRAINT waves_pkey PRIMARY KEY (import_supplier, wave),
+  CONSTRAINT waves_wave_check CHECK ((wave ~ '^[A-Za-z0-9._-]{1,64}$'::text))
+);
+
 CREATE INDEX account_customers_account ON account_customers USING btree (account_id);
 CREATE UNIQUE INDEX account_customers_pkey ON account_customers USING btree (id);
 CREATE UNIQUE INDEX account_metadata_pkey ON account_metadata USING btree (account_id, key);
@@ -376,8 +418,9 @@ CREATE INDEX dashboard_sessions_expires_at ON dashboard_sessions USING btree (ex
 CREATE UNIQUE INDEX dashboard_sessions_pkey ON dashboard_sessions USING btree (id_hash);
 CREATE UNIQUE INDEX email_outbox_account_id_kind_key ON email_outbox USING btree (account_id, kind);
 CREATE INDEX email_outbox_failed ON email_outbox USING btree (failed_at, id) WHERE (status = 'FAILED'::text);
+CREATE INDEX email_outbox_held ON email_outbox USING btree (held_for_wave) WHERE (held_for_wave IS NOT NULL);
 CREATE UNIQUE INDEX email_outbox_pkey ON email_outbox USING btree (id);
-CREATE INDEX email_outbox_unsent ON email_outbox USING btree (id) WHERE (status = ANY (ARRAY['PENDING'::text, 'SENDING'::text]));
+CREATE INDEX email_outbox_unsent ON email_outbox USING btree (id) WHERE ((status = ANY (ARRAY['PENDING'::text, 'SENDING'::text])) AND (held_for_wave IS NULL));
 CREATE UNIQUE INDEX identifier_reservations_pkey ON identifier_reservations USING btree (kind, key);
 CREATE INDEX identifier_reservations_process ON identifier_reservations USING btree (import_process_id);
 CREATE INDEX identifier_reservations_reserved_xid ON identifier_reservations USING btree (reserved_xid);
@@ -390,8 +433,12 @@ CREATE INDEX import_processes_pending ON import_processes USING btree (schedule_
 CREATE INDEX import_processes_pending_end ON import_processes USING btree (schedule_window_end) WHERE (status = 'PENDING'::text);
 CREATE UNIQUE INDEX import_processes_pkey ON import_processes USING btree (id);
 CREATE INDEX import_processes_supplier_error_code_id ON import_processes USING btree (import_supplier, ((latest_error ->> 'code'::text)), id) WHERE (latest_error IS NOT NULL);
+CREATE INDEX import_processes_supplier_finished ON import_processes USING btree (import_supplier, modified_at) WHERE (status = ANY (ARRAY['PROCESSED'::text, 'ERRORED'::text]));
 CREATE INDEX import_processes_supplier_id ON import_processes USING btree (import_supplier, id);
 CREATE INDEX import_processes_supplier_status_id ON import_processes USING btree (import_supplier, status, id);
+CREATE INDEX import_processes_supplier_wave ON import_processes USING btree (import_supplier, wave, external_account_number) WHERE (wave IS NOT NULL);
+CREATE UNIQUE INDEX import_supplier_events_pkey ON import_supplier_events USING btree (id);
+CREATE INDEX import_supplier_events_supplier ON import_supplier_events USING btree (import_supplier, id);
 CREATE UNIQUE INDEX import_suppliers_pkey ON import_suppliers USING btree (code);
 CREATE INDEX ledgers_account ON ledgers USING btree (account_id);
 CREATE UNIQUE INDEX ledgers_pkey ON ledgers USING btree (id);
@@ -421,3 +468,5 @@ CREATE INDEX supply_addresses_account ON supply_addresses USING btree (account_i
 CREATE UNIQUE INDEX supply_addresses_pkey ON supply_addresses USING btree (id);
 CREATE INDEX transactions_account_transaction_id ON transactions USING btree (account_id, transaction_id);
 CREATE UNIQUE INDEX transactions_pkey ON transactions USING btree (id);
+CREATE UNIQUE INDEX wave_expectations_pkey ON wave_expectations USING btree (import_supplier, wave, external_account_number);
+CREATE UNIQUE INDEX waves_pkey ON waves USING btree (import_supplier, wave);

@@ -228,6 +228,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/waves/{supplier}/{wave}/approve/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a wave: final; releases its held welcome e-mails
+         * @description 409 reconciliation_differences (with the accounts and totals) while its reconciliation finds accounts missing, unexpected or differing, or no expectations were uploaded, unless {"force": true}; 409 wave_approved when it is approved already.
+         */
+        post: operations["adminApproveWave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/waves/{supplier}/{wave}/rollback/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll back a wave before its approval: delete its accounts, cancel its processes
+         * @description In one transaction: every account the wave created and every row of it deleted, its processes CANCELLED (event EVENT_ACCOUNT_IMPORT_PROCESS_ROLLED_BACK; their identifier reservations released). 409 wave_approved after approval; 409 welcome_emails_sent (with the accounts) when a welcome e-mail of the wave was sent. {"dry_run": true} answers the counts and changes nothing.
+         */
+        post: operations["adminRollBackWave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/data-import/account-import-process/create-or-update/": {
         parameters: {
             query?: never;
@@ -550,6 +590,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/data-import/accounts/validate/bulk/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate up to 1,000 accounts (nothing is created)
+         * @description Each account, bare or wrapped as {payload}, one JSON value per line (NDJSON) or as the elements of a JSON array, checked exactly as the validate endpoint checks it alone (identifier conflicts with other accounts and processes included; two lines of one request are not compared). One result per account, in order, with the status and body the validate endpoint would have answered. More than 1000 accounts, or a body over 32 MiB, are refused whole.
+         */
+        post: operations["validateAccountsInBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/data-import/suppliers/{import_supplier_code}/": {
         parameters: {
             query?: never;
@@ -559,6 +619,83 @@ export interface paths {
         };
         /** A supplier's migration status */
         get: operations["getImportSupplierStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/data-import/waves/{import_supplier_code}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A supplier's waves, with their processes' states */
+        get: operations["listWaves"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/data-import/waves/{import_supplier_code}/{wave}/expectations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the source system's figures for a wave (replaces the previous upload)
+         * @description NDJSON, one line per account the source system holds: {external_account_number, ledger_balance?, meter_points?, transactions?, transactions_total?}; money as decimal strings (at most 2 decimal places), counts as whole numbers; a measure left out is not compared. Up to 2000000 lines, streamed. Any bad line stores nothing: every error is answered at once (up to 100), at `<line>.<field>` with lines counted from 1. 409 wave_approved once the wave is approved.
+         */
+        put: operations["putWaveExpectations"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/data-import/waves/{import_supplier_code}/{wave}/reconciliation/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A wave's reconciliation with the source system's figures
+         * @description Every account of the wave compared with its expectation: matched, differing (a measure given differs), missing (expected, not imported) or unexpected (imported, not expected). Stored values are read from the stored records at the time of the request: the ledger balance after every imported transaction, follow-ups included. Money is exact (decimal strings).
+         */
+        get: operations["getWaveReconciliation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/data-import/waves/{import_supplier_code}/{wave}/reconciliation/differences/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The wave's accounts that do not match, streamed as NDJSON
+         * @description One line per account, in external account number order: {external_account_number, kind: missing|unexpected|differing, measures: [{measure, expected, stored}]} (for a differing account the measures that differ; otherwise every measure known on either side).
+         */
+        get: operations["getWaveDifferences"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1030,6 +1167,8 @@ export interface components {
         };
         /** @description Scheduled (201): an empty object. */
         BulkCreated: Record<string, never>;
+        /** @description Valid (200): an empty object. */
+        BulkValid: Record<string, never>;
         Business: {
             /** @description Deprecated: use business_contract_identifiers. */
             business_contract_identifier?: string;
@@ -3189,6 +3328,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": ({
+                        /** @description The automatic pause (config `pause_when_errored`) the supplier is in; null when it is not in one. Resuming the supplier clears it. */
+                        automatic_pause: {
+                            /** @description How many of the last `window` finished processes ERRORED. */
+                            errored: number;
+                            /** Format: date-time */
+                            paused_at: string;
+                            share: number;
+                            /** @description Their most frequent error codes, most frequent first (at most 5). */
+                            top_error_codes: {
+                                code: string;
+                                count: number;
+                            }[];
+                            window: number;
+                        } | null;
                         code: string;
                         config: {
                             [key: string]: unknown;
@@ -3232,6 +3385,15 @@ export interface operations {
                     config?: {
                         /** @description Every scheduled creation is a dry run. */
                         dry_run_only?: boolean;
+                        /** @description The welcome e-mails of a wave's accounts wait in the outbox until the operator approves the wave (POST /admin/v1/waves/<supplier>/<wave>/approve/). Accounts of no wave are never held. Default false. */
+                        hold_welcome_emails?: boolean;
+                        /** @description Automatic pause: when at least `share` of the last `window` finished processes ended ERRORED, the worker sets the supplier Paused (`automatic_pause` says why); its PENDING processes wait until it is resumed. `null` switches it off. */
+                        pause_when_errored?: {
+                            /** @description The share of them ERRORED (0 < share ≤ 1) at which the supplier is paused. */
+                            share: number;
+                            /** @description How many of the latest finished (PROCESSED or ERRORED) processes to look at. */
+                            window: number;
+                        } | null;
                         /** @description Record a welcome e-mail when an account is created. */
                         send_welcome_emails?: boolean;
                     };
@@ -3256,8 +3418,14 @@ export interface operations {
                      *       "document_root": "acme",
                      *       "config": {
                      *         "send_welcome_emails": true,
-                     *         "dry_run_only": false
+                     *         "hold_welcome_emails": true,
+                     *         "dry_run_only": false,
+                     *         "pause_when_errored": {
+                     *           "window": 200,
+                     *           "share": 0.2
+                     *         }
                      *       },
+                     *       "automatic_pause": null,
                      *       "created_at": "2025-03-01T09:00:00Z",
                      *       "modified_at": "2025-03-02T14:30:00Z",
                      *       "import_processes": {
@@ -3273,6 +3441,20 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The automatic pause (config `pause_when_errored`) the supplier is in; null when it is not in one. Resuming the supplier clears it. */
+                        automatic_pause: {
+                            /** @description How many of the last `window` finished processes ERRORED. */
+                            errored: number;
+                            /** Format: date-time */
+                            paused_at: string;
+                            share: number;
+                            /** @description Their most frequent error codes, most frequent first (at most 5). */
+                            top_error_codes: {
+                                code: string;
+                                count: number;
+                            }[];
+                            window: number;
+                        } | null;
                         code: string;
                         config: {
                             [key: string]: unknown;
@@ -3335,8 +3517,14 @@ export interface operations {
                      *       "document_root": "acme",
                      *       "config": {
                      *         "send_welcome_emails": true,
-                     *         "dry_run_only": false
+                     *         "hold_welcome_emails": true,
+                     *         "dry_run_only": false,
+                     *         "pause_when_errored": {
+                     *           "window": 200,
+                     *           "share": 0.2
+                     *         }
                      *       },
+                     *       "automatic_pause": null,
                      *       "created_at": "2025-03-01T09:00:00Z",
                      *       "modified_at": "2025-03-02T14:30:00Z",
                      *       "import_processes": {
@@ -3352,6 +3540,20 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The automatic pause (config `pause_when_errored`) the supplier is in; null when it is not in one. Resuming the supplier clears it. */
+                        automatic_pause: {
+                            /** @description How many of the last `window` finished processes ERRORED. */
+                            errored: number;
+                            /** Format: date-time */
+                            paused_at: string;
+                            share: number;
+                            /** @description Their most frequent error codes, most frequent first (at most 5). */
+                            top_error_codes: {
+                                code: string;
+                                count: number;
+                            }[];
+                            window: number;
+                        } | null;
                         code: string;
                         config: {
                             [key: string]: unknown;
@@ -3405,6 +3607,15 @@ export interface operations {
                     config?: {
                         /** @description Every scheduled creation is a dry run. */
                         dry_run_only?: boolean;
+                        /** @description The welcome e-mails of a wave's accounts wait in the outbox until the operator approves the wave (POST /admin/v1/waves/<supplier>/<wave>/approve/). Accounts of no wave are never held. Default false. */
+                        hold_welcome_emails?: boolean;
+                        /** @description Automatic pause: when at least `share` of the last `window` finished processes ended ERRORED, the worker sets the supplier Paused (`automatic_pause` says why); its PENDING processes wait until it is resumed. `null` switches it off. */
+                        pause_when_errored?: {
+                            /** @description The share of them ERRORED (0 < share ≤ 1) at which the supplier is paused. */
+                            share: number;
+                            /** @description How many of the latest finished (PROCESSED or ERRORED) processes to look at. */
+                            window: number;
+                        } | null;
                         /** @description Record a welcome e-mail when an account is created. */
                         send_welcome_emails?: boolean;
                     };
@@ -3429,8 +3640,14 @@ export interface operations {
                      *       "document_root": "acme",
                      *       "config": {
                      *         "send_welcome_emails": true,
-                     *         "dry_run_only": false
+                     *         "hold_welcome_emails": true,
+                     *         "dry_run_only": false,
+                     *         "pause_when_errored": {
+                     *           "window": 200,
+                     *           "share": 0.2
+                     *         }
                      *       },
+                     *       "automatic_pause": null,
                      *       "created_at": "2025-03-01T09:00:00Z",
                      *       "modified_at": "2025-03-02T14:30:00Z",
                      *       "import_processes": {
@@ -3446,6 +3663,20 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The automatic pause (config `pause_when_errored`) the supplier is in; null when it is not in one. Resuming the supplier clears it. */
+                        automatic_pause: {
+                            /** @description How many of the last `window` finished processes ERRORED. */
+                            errored: number;
+                            /** Format: date-time */
+                            paused_at: string;
+                            share: number;
+                            /** @description Their most frequent error codes, most frequent first (at most 5). */
+                            top_error_codes: {
+                                code: string;
+                                count: number;
+                            }[];
+                            window: number;
+                        } | null;
                         code: string;
                         config: {
                             [key: string]: unknown;
@@ -3546,6 +3777,231 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminApproveWave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Import supplier code. */
+                supplier: string;
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ - */
+                wave: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Approve although the reconciliation finds differences (recorded as forced). */
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The wave's approval record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The reconciliation at approval, and whether it was forced past differences. */
+                        approval: {
+                            accounts: {
+                                differing: number;
+                                expected: number;
+                                imported: number;
+                                matched: number;
+                                missing: number;
+                                unexpected: number;
+                            };
+                            forced: boolean;
+                            totals: {
+                                difference: number | string;
+                                expected: number | string;
+                                /** @enum {string} */
+                                measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total";
+                                stored: number | string;
+                            }[];
+                        };
+                        /** Format: date-time */
+                        approved_at: string;
+                        approved_by: string;
+                        import_supplier: string;
+                        /** @description Held welcome e-mails this approval released. */
+                        released_emails: number;
+                        wave: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description reconciliation_differences carries the reconciliation (accounts, totals); welcome_emails_sent names the accounts whose customers were written to. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts?: {
+                            differing: number;
+                            expected: number;
+                            imported: number;
+                            matched: number;
+                            missing: number;
+                            unexpected: number;
+                        };
+                        /** @description reconciliation_differences, wave_approved or welcome_emails_sent. */
+                        code: string;
+                        /** @description Human-readable; do not parse. */
+                        detail: string;
+                        /** @description welcome_emails_sent: how many of the wave’s accounts were sent one. */
+                        emails_sent?: number;
+                        /** @description welcome_emails_sent: those accounts (the first 1,000 in order). */
+                        external_account_numbers?: string[];
+                        totals?: {
+                            difference: number | string;
+                            expected: number | string;
+                            /** @enum {string} */
+                            measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total";
+                            stored: number | string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    adminRollBackWave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Import supplier code. */
+                supplier: string;
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ - */
+                wave: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Answer the counts only; change nothing. */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description What the rollback removed, or would remove (dry run). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dry_run: boolean;
+                        import_supplier: string;
+                        /** @description Processes moved (or that would move) to CANCELLED. */
+                        processes: number;
+                        rolled_back_at: string | null;
+                        /** @description Rows deleted (or that would be) per table. */
+                        rows: {
+                            account_customers: number;
+                            account_metadata: number;
+                            account_references: number;
+                            accounts: number;
+                            agreements: number;
+                            billing_addresses: number;
+                            email_outbox: number;
+                            ledgers: number;
+                            meter_points: number;
+                            meters: number;
+                            notes: number;
+                            payment_instructions: number;
+                            payment_schedules: number;
+                            readings: number;
+                            registers: number;
+                            statements: number;
+                            supply_addresses: number;
+                            transactions: number;
+                        };
+                        wave: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description reconciliation_differences carries the reconciliation (accounts, totals); welcome_emails_sent names the accounts whose customers were written to. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts?: {
+                            differing: number;
+                            expected: number;
+                            imported: number;
+                            matched: number;
+                            missing: number;
+                            unexpected: number;
+                        };
+                        /** @description reconciliation_differences, wave_approved or welcome_emails_sent. */
+                        code: string;
+                        /** @description Human-readable; do not parse. */
+                        detail: string;
+                        /** @description welcome_emails_sent: how many of the wave’s accounts were sent one. */
+                        emails_sent?: number;
+                        /** @description welcome_emails_sent: those accounts (the first 1,000 in order). */
+                        external_account_numbers?: string[];
+                        totals?: {
+                            difference: number | string;
+                            expected: number | string;
+                            /** @enum {string} */
+                            measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total";
+                            stored: number | string;
+                        }[];
+                    };
                 };
             };
         };
@@ -4944,6 +5400,8 @@ export interface operations {
                          * @description Not before this instant; not in the past. Default: now.
                          */
                         schedule_window_start?: string | null;
+                        /** @description The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ - (invalid_wave). A re-schedule moves it to the wave it names (none when absent). */
+                        wave?: string | null;
                     };
                 };
             };
@@ -5133,6 +5591,8 @@ export interface operations {
                          * @description Not before this instant; not in the past. Default: now.
                          */
                         schedule_window_start?: string | null;
+                        /** @description The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ - (invalid_wave). A re-schedule moves it to the wave it names (none when absent). */
+                        wave?: string | null;
                     };
                 })[];
                 "application/x-ndjson": string;
@@ -5363,6 +5823,8 @@ export interface operations {
                          * @description Not before this instant; not in the past. Default: now.
                          */
                         schedule_window_start?: string | null;
+                        /** @description The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ - (invalid_wave). A re-schedule moves it to the wave it names (none when absent). */
+                        wave?: string | null;
                     };
                 };
             };
@@ -5375,6 +5837,116 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    validateAccountsInBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": (components["schemas"]["AccountPayload"] | {
+                    payload: components["schemas"]["AccountPayload"];
+                    /** @description How and when to run the scheduled creation. */
+                    task_params?: {
+                        /**
+                         * @description Create the account in a transaction that is rolled back.
+                         * @default false
+                         */
+                        is_dry_run?: boolean;
+                        /**
+                         * Format: date-time
+                         * @description At most 4 days ahead; after the start. Default: start + 4 days.
+                         */
+                        schedule_window_end?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Not before this instant; not in the past. Default: now.
+                         */
+                        schedule_window_start?: string | null;
+                        /** @description The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ - (invalid_wave). A re-schedule moves it to the wave it names (none when absent). */
+                        wave?: string | null;
+                    };
+                })[];
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description One result per account, in the order sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @description The validate endpoint's body for this account: {} when valid. */
+                            body: components["schemas"]["ValidationError"] | components["schemas"]["Error"] | components["schemas"]["BulkValid"];
+                            /** @description As the line names it (bare or wrapped); null when it names none or cannot be read. */
+                            external_account_number: string | null;
+                            /** @description The status the validate endpoint would have answered for this account alone. */
+                            status: 200 | 400 | 403 | 413;
+                        }[];
+                    };
                 };
             };
             /** @description A validation failure, or another refusal. */
@@ -5459,6 +6031,335 @@ export interface operations {
                          */
                         status: "Ongoing" | "Paused" | "Complete";
                     };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWaves: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Import supplier code. */
+                import_supplier_code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            approved_at: string | null;
+                            expectations_uploaded_at: string | null;
+                            expected_accounts: number | null;
+                            /** @description How many of its import processes are in each state. */
+                            processes: {
+                                [key: string]: number;
+                            };
+                            rolled_back_at: string | null;
+                            wave: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putWaveExpectations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Import supplier code. */
+                import_supplier_code: string;
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ - */
+                wave: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Accounts the expectations now hold. */
+                        accounts: number;
+                    };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWaveReconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Import supplier code. */
+                import_supplier_code: string;
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ - */
+                wave: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wave's reconciliation: its accounts compared, and the totals of every measure. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: {
+                            differing: number;
+                            expected: number;
+                            imported: number;
+                            matched: number;
+                            missing: number;
+                            unexpected: number;
+                        };
+                        approved_at: string | null;
+                        differences_url: string;
+                        expectations_uploaded_at: string | null;
+                        rolled_back_at: string | null;
+                        /** @description no_expectations (none uploaded), differences, matched, approved (final) or rolled_back. */
+                        status: string;
+                        totals: {
+                            difference: number | string;
+                            expected: number | string;
+                            /** @enum {string} */
+                            measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total";
+                            stored: number | string;
+                        }[];
+                        wave: string;
+                    };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWaveDifferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Import supplier code. */
+                import_supplier_code: string;
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ - */
+                wave: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
                 };
             };
             /** @description A validation failure, or another refusal. */

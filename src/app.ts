@@ -6,6 +6,8 @@ import { importProcessAdminRoutes } from './account-import/operator/process.admi
 import { processListAdminRoutes } from './account-import/operator/process-lists.admin-routes.ts';
 import { accountImportRoutes } from './account-import/scheduling/scheduling.routes.ts';
 import { statusRoutes } from './account-import/status/status.routes.ts';
+import { waveAdminRoutes } from './account-import/waves/waves.admin-routes.ts';
+import { waveRoutes } from './account-import/waves/waves.routes.ts';
 import { emailOutboxAdminRoutes } from './api/email-outbox.admin-routes.ts';
 import { notesRoutes } from './api/follow-ups/notes.routes.ts';
 import { paymentInstructionRoutes } from './api/follow-ups/payment-instructions.routes.ts';
@@ -126,6 +128,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     await scope.register(accountImportRoutes, { db, config, suppliers });
     await scope.register(statusRoutes, { db });
     await scope.register(supplierStatusRoutes, { suppliers });
+    await scope.register(waveRoutes, { db, suppliers });
     // Follow-up imports on imported accounts.
     const followUp: FollowUpDeps = {
       db,
@@ -152,6 +155,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
       await scope.register(importProcessAdminRoutes, { db });
       await scope.register(processListAdminRoutes, { db });
       await scope.register(emailOutboxAdminRoutes, { db });
+      await scope.register(waveAdminRoutes, { db });
     },
     { prefix: '/admin/v1' },
   );

@@ -54,6 +54,8 @@ export interface ScheduleTaskParams {
   scheduleWindowStart: string | null;
   /** ISO 8601 in UTC; null: the start plus four days. */
   scheduleWindowEnd: string | null;
+  /** The wave of the supplier's migration; null: none. */
+  wave: string | null;
 }
 
 type Result<T> = { ok: true; value: T } | { ok: false; errors: ErrorItem[] };
@@ -153,10 +155,16 @@ const MAX_WINDOW_MS = 4 * 24 * 60 * 60 * 1000;
 /** A start stamped "now" by the client reaches us slightly in the past; a minute of slack absorbs that and clock skew. */
 const PAST_START_GRACE_MS = 60 * 1000;
 
+/** A wave's name (task_params.wave, the waves API's path). */
+export const WAVE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
 /** Validates `task_params` (absent means all defaults) and the schedule window rules. */
 export function parseTaskParams(input: unknown, now: Date): Result<ScheduleTaskParams> {
   if (input === undefined)
-    return { ok: true, value: { isDryRun: false, scheduleWindowStart: null, scheduleWindowEnd: null } };
+    return {
+      ok: true,
+      value: { isDryRun: false, scheduleWindowStart: null, scheduleWindowEnd: null, wave: null },
+    };
   const structure = checkTaskParamsStructure(input, 'task_params');
   if (structure.errors.length > 0) return { ok: false, errors: structure.errors };
   const params = input as TaskParams;
@@ -177,10 +185,15 @@ export function parseTaskParams(input: unknown, now: Date): Result<ScheduleTaskP
     const attr = start !== null ? 'task_params.schedule_window_start' : 'task_params.schedule_window_end';
     errors.push(item(attr, 'schedule_window_start__after_end', 'The schedule window starts before it ends.'));
   }
+  const wave = params.wave ?? null;
+  if (wave !== null && !WAVE_NAME.test(wave)) {
+    errors.push(item('task_params.wave', 'invalid_wave', 'A wave is 1 to 64 of A-Z a-z 0-9 . _ -.'));
+  }
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
     value: {
+      wave,
       isDryRun: params.is_dry_run ?? false,
       scheduleWindowStart: start === null ? null : new Date(start).toISOString(),
       scheduleWindowEnd: end === null ? null : new Date(end).toISOString(),

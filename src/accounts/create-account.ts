@@ -8,6 +8,7 @@ import {
   openingBalance,
   openStatementStart,
 } from './account-records.ts';
+import { lockWavesAgainstApproval } from './welcome-emails/wave-hold.ts';
 
 // Column lists of each child table, in the order of jsonb_to_recordset's record definition.
 const TABLES: Record<keyof AccountRows, [string, string][]> = {
@@ -186,10 +187,20 @@ const referencesTaken = sql(
   `SELECT namespace, value FROM account_references
     WHERE (namespace, value) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
 );
+/**
+ * The welcome e-mails of accounts $1 to recipients $2; one whose account's supplier $3 holds them
+ * for wave $4 (null: not held) waits in the outbox for the wave's approval, unless the wave is
+ * approved already (decision 0070).
+ */
 const insertWelcomeEmails = sql(
   'insertWelcomeEmails',
-  `INSERT INTO email_outbox (account_id, kind, recipient)
-   SELECT account_id, 'welcome', recipient FROM unnest($1::bigint[], $2::text[]) AS e(account_id, recipient)
+  `INSERT INTO email_outbox (account_id, kind, recipient, held_for_wave)
+   SELECT e.account_id, 'welcome', e.recipient,
+          CASE WHEN e.wave IS NOT NULL AND NOT EXISTS (
+                 SELECT 1 FROM waves w
+                  WHERE w.import_supplier = e.supplier AND w.wave = e.wave AND w.approved_at IS NOT NULL)
+               THEN e.wave END
+     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS e(account_id, recipient, supplier, wave)
    ON CONFLICT DO NOTHING`,
 );
 
@@ -203,6 +214,11 @@ export interface CreateAccountInput {
   // biome-ignore lint/suspicious/noExplicitAny: validated payload
   payload: Record<string, any>;
   sendWelcomeEmail: boolean;
+  /**
+   * The wave whose approval the welcome e-mail waits for (the supplier holds welcome e-mails and
+   * the process is in a wave); null or absent: sent as soon as the sender gets to it.
+   */
+  holdWelcomeEmailForWave?: string | null;
   /** Local date in the service time zone (YYYY-MM-DD). */
   today: string;
 }
@@ -267,15 +283,27 @@ export async function createAccounts(tx: Queryable, inputs: CreateAccountInput[]
   const welcome = inputs.flatMap((input, i) =>
     input.sendWelcomeEmail
       ? [
-          [
-            accountIds[i].accountId,
-            input.payload.customers?.[0]?.email ?? input.payload.billing_email ?? null,
-          ],
+          {
+            accountId: accountIds[i].accountId,
+            recipient: input.payload.customers?.[0]?.email ?? input.payload.billing_email ?? null,
+            supplier: input.supplier,
+            wave: input.holdWelcomeEmailForWave ?? null,
+          },
         ]
       : [],
   );
   if (welcome.length > 0) {
-    await tx.query(insertWelcomeEmails, [welcome.map((w) => w[0]), welcome.map((w) => w[1])]);
+    // Whether a held e-mail's wave is approved is read under the wave's approval lock (wave-hold.ts).
+    await lockWavesAgainstApproval(
+      tx,
+      welcome.flatMap((w) => (w.wave === null ? [] : [{ supplier: w.supplier, wave: w.wave }])),
+    );
+    await tx.query(insertWelcomeEmails, [
+      welcome.map((w) => w.accountId),
+      welcome.map((w) => w.recipient),
+      welcome.map((w) => w.supplier),
+      welcome.map((w) => w.wave),
+    ]);
   }
   return accountIds;
 }

@@ -1,10 +1,11 @@
 import type { operations } from '../client/index.ts';
 import { adminClientOptionsFromEnv, bodyOf, createAdminApi, succeeded } from './admin-client.ts';
 import { COMMANDS, commandHelp, didYouMean, suggestCommand } from './help.ts';
-import { type Flags, type ListIo, processList, supplierWatch, UsageError } from './operator-lists.ts';
+import { type Flags, processList, supplierWatch, UsageError } from './operator-lists.ts';
 import { renderRecord, renderTable } from './table.ts';
+import { runWaveCommand, type WaveIo } from './wave-commands.ts';
 
-export interface CommandIo extends ListIo {
+export interface CommandIo extends WaveIo {
   env?: Record<string, string | undefined>;
 }
 
@@ -31,12 +32,31 @@ type SupplierSettings = NonNullable<
  */
 const supplierStatus = (status: string) => status as NonNullable<SupplierSettings['status']>;
 
+type PauseWhenErrored = NonNullable<SupplierSettings['config']>['pause_when_errored'];
+
+/**
+ * `--pause-when-errored 200:0.2` (window:share) or `off`. The service checks the ranges, and its
+ * 400 names them.
+ */
+function pauseWhenErrored(flags: Flags): PauseWhenErrored {
+  const v = flags['pause-when-errored'];
+  if (v === undefined) return undefined;
+  if (v === 'off') return null;
+  const m = typeof v === 'string' ? /^([0-9]+):([0-9]*\.?[0-9]+)$/.exec(v) : null;
+  if (!m) throw new UsageError('--pause-when-errored takes WINDOW:SHARE (200:0.2) or off');
+  return { window: Number(m[1]), share: Number(m[2]) };
+}
+
 function supplierSettings(flags: Flags): SupplierSettings {
   const config: NonNullable<SupplierSettings['config']> = {};
   const welcome = bool(flags, 'send-welcome-emails');
+  const hold = bool(flags, 'hold-welcome-emails');
   const dryRun = bool(flags, 'dry-run-only');
+  const pause = pauseWhenErrored(flags);
   if (welcome !== undefined) config.send_welcome_emails = welcome;
+  if (hold !== undefined) config.hold_welcome_emails = hold;
   if (dryRun !== undefined) config.dry_run_only = dryRun;
+  if (pause !== undefined) config.pause_when_errored = pause;
   return {
     ...(typeof flags.status === 'string' ? { status: supplierStatus(flags.status) } : {}),
     ...(typeof flags['document-root'] === 'string' ? { document_root: flags['document-root'] } : {}),
@@ -70,7 +90,7 @@ const SUPPLIER_COLUMNS = [
   'errored',
 ];
 
-/** `ferry supplier|apikey|process ...`: wraps the admin API; human output, or JSON with --json. */
+/** `ferry supplier|apikey|process|wave ...`: wraps the admin API; human output, or JSON with --json. */
 export async function runAdminCommand(
   group: string,
   args: string[],
@@ -155,6 +175,9 @@ export async function runAdminCommand(
         show({ id, revoked: true }, () => `Revoked API key ${id}.`);
         return 0;
       }
+      case 'wave approve':
+      case 'wave rollback':
+        return await runWaveCommand(api, action as 'approve' | 'rollback', rest, flags, io);
       case 'supplier watch':
         return await supplierWatch(api, rest[0], flags, io);
       case 'process list':

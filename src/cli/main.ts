@@ -11,6 +11,7 @@ import { commandHelp, didYouMean, suggestCommand, suggestOption } from './help.t
 import { stopWhenNpxParentEnds } from './npx-parent.ts';
 import { runPushCommand } from './push/push-command.ts';
 import { hearStdoutClosing, StdoutReaderGone, writeStdout } from './stdout.ts';
+import { runWaveReconcile } from './wave-reconcile.ts';
 
 const USAGE = `Usage: ferry <command>
 
@@ -26,17 +27,22 @@ Development:
 
 Operator (FERRY_URL, FERRY_OPERATOR_API_KEY; add --json for JSON output):
   supplier create <code> [--status S] [--document-root R] [--send-welcome-emails true|false] [--dry-run-only true|false]
+                                 [--pause-when-errored WINDOW:SHARE|off] [--hold-welcome-emails true|false]
   supplier list | show <code> | set-status <code> <Ongoing|Paused|Complete>
   supplier set <code> [--document-root R] [--send-welcome-emails true|false] [--dry-run-only true|false]
+                                 [--pause-when-errored WINDOW:SHARE|off] [--hold-welcome-emails true|false]
   supplier watch [<code>] [--interval SECONDS] [--iterations N]
   apikey create <name> --suppliers <code,code|*> | list | revoke <id>
   process list [--supplier S] [--status STATUS] [--error-code C] [--csv|--json]
   process show|cancel|retry <supplier> <external-account-number>
+  wave approve <supplier> <wave> [--force]
+  wave rollback <supplier> <wave> [--yes]
 
 Supplier (one request body a line; \`ferry push --help\` for the report and exit codes):
   push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>] [--concurrency N]
                 [--dry-run] [--validate-only [--summary FILE]] [--no-wait] [--retry-rejected]
   push notes|transactions|statements|payment-instructions <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
+  wave reconcile <supplier> <wave> [--expectations FILE] [--differences N] [--json] --url <base> --api-key <key>
 
 ferry <command> --help describes one command.
 `;
@@ -106,7 +112,11 @@ const OPTIONS = {
   status: { type: 'string' },
   'document-root': { type: 'string' },
   'send-welcome-emails': { type: 'string' },
+  'hold-welcome-emails': { type: 'string' },
+  force: { type: 'boolean' },
+  yes: { type: 'boolean' },
   'dry-run-only': { type: 'string' },
+  'pause-when-errored': { type: 'string' },
   suppliers: { type: 'string' },
   port: { type: 'string' },
   supplier: { type: 'string' },
@@ -121,6 +131,8 @@ export async function main(argv: string[]): Promise<number> {
   stopWhenNpxParentEnds();
   // push has options of its own (docs/product.md, Push), parsed by its command.
   if (argv[0] === 'push') return runPushCommand(argv.slice(1));
+  // So has the supplier's `wave reconcile` (a token, not the operator key).
+  if (argv[0] === 'wave' && argv[1] === 'reconcile') return runWaveReconcile(argv.slice(2));
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
   >;
@@ -170,7 +182,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'supplier':
       case 'apikey':
-      case 'process': {
+      case 'process':
+      case 'wave': {
         // Ctrl-C ends `supplier watch` cleanly (exit 0); other commands are short.
         const stop = new AbortController();
         if (command === 'supplier' && rest[0] === 'watch') process.once('SIGINT', () => stop.abort());

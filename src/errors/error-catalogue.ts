@@ -71,6 +71,10 @@ export const ERROR_STATUS = {
   already_exists: 400,
   document_root_overlaps: 400,
   invalid_state_transition: 400,
+  // Waves (the supplier's expectations, the operator's approval and rollback).
+  reconciliation_differences: 409,
+  wave_approved: 409,
+  welcome_emails_sent: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

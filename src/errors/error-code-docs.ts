@@ -221,6 +221,23 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
     where: 'The admin API: cancel or retry a process.',
     todo: 'Read the process state first; only the states named in the operation allow it.',
   },
+  reconciliation_differences: {
+    means:
+      "The wave's reconciliation still finds accounts missing, unexpected or differing (the body carries its accounts and totals).",
+    where: 'POST /admin/v1/waves/<supplier>/<wave>/approve/.',
+    todo: 'Read the differences (GET …/reconciliation/differences/), fix them, and approve again; or approve with {"force": true}.',
+  },
+  wave_approved: {
+    means: 'The wave is approved: approval is final, and an approved wave cannot be rolled back.',
+    where: 'POST /admin/v1/waves/<supplier>/<wave>/approve/ and …/rollback/.',
+    todo: 'Nothing to do: the wave stands. Correct its accounts with follow-up imports.',
+  },
+  welcome_emails_sent: {
+    means:
+      "Some of the wave's customers were already sent their welcome e-mail, so the wave cannot be rolled back.",
+    where: 'POST /admin/v1/waves/<supplier>/<wave>/rollback/.',
+    todo: 'Correct the accounts named in the body with follow-up imports instead.',
+  },
 };
 
 /** Codes answered somewhere other than an error body's top-level `code`. */

@@ -34,6 +34,7 @@ const FORMAT_CODES = engineCodes.formats satisfies Record<string, string>;
 const SCHEDULING_CODES = serviceCodes.scheduling satisfies Record<string, ItemCodeEntry>;
 const FOLLOW_UP_CODES = serviceCodes.follow_ups satisfies Record<string, ItemCodeEntry>;
 const OPERATOR_CODES = serviceCodes.operator satisfies Record<string, ItemCodeEntry>;
+const WAVE_CODES = serviceCodes.waves satisfies Record<string, ItemCodeEntry>;
 
 type AccountRuleCode = {
   [Part in keyof typeof ACCOUNT_RULE_CODES]: keyof (typeof ACCOUNT_RULE_CODES)[Part];
@@ -47,7 +48,8 @@ export type ItemCode =
   | AccountRuleCode
   | keyof typeof SCHEDULING_CODES
   | keyof typeof FOLLOW_UP_CODES
-  | keyof typeof OPERATOR_CODES;
+  | keyof typeof OPERATOR_CODES
+  | keyof typeof WAVE_CODES;
 
 const ACCOUNT_ENDPOINTS =
   'the account endpoints (V2 validate, create and bulk; V1 validate-account, create-or-update and process)';
@@ -95,6 +97,13 @@ export const ITEM_CODE_GROUPS: readonly ItemCodeGroup[] = [
     where: 'The admin API (/admin/v1/), which the operator CLI and dashboard call.',
     todo: CORRECT_AND_RESEND,
     codes: OPERATOR_CODES,
+  },
+  {
+    title: 'Waves',
+    where:
+      "A wave's expectations (PUT /v2/data-import/waves/<supplier>/<wave>/expectations/), at `<line>.<field>`.",
+    todo: 'Correct the lines named, and upload the whole file again: nothing of it was stored.',
+    codes: WAVE_CODES,
   },
 ];
 

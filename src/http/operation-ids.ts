@@ -8,6 +8,11 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /v2/data-import/accounts/validate/': 'validateAccount',
   'POST /v2/data-import/accounts/': 'scheduleAccountCreation',
   'POST /v2/data-import/accounts/bulk/': 'scheduleAccountCreationInBulk',
+  'POST /v2/data-import/accounts/validate/bulk/': 'validateAccountsInBulk',
+  'GET /v2/data-import/waves/:import_supplier_code/': 'listWaves',
+  'PUT /v2/data-import/waves/:import_supplier_code/:wave/expectations/': 'putWaveExpectations',
+  'GET /v2/data-import/waves/:import_supplier_code/:wave/reconciliation/': 'getWaveReconciliation',
+  'GET /v2/data-import/waves/:import_supplier_code/:wave/reconciliation/differences/': 'getWaveDifferences',
   'GET /v2/data-import/accounts/:import_supplier_code/:external_identifier/': 'getAccountImportStatus',
   'GET /v2/data-import/suppliers/:import_supplier_code/': 'getImportSupplierStatus',
   'POST /v2/data-import/accounts/statuses/': 'getAccountImportStatuses',
@@ -41,6 +46,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /admin/v1/import-processes/:supplier/:external/cancel/': 'adminCancelImportProcess',
   'POST /admin/v1/import-processes/:supplier/:external/retry/': 'adminRetryImportProcess',
   'GET /admin/v1/email-outbox/': 'adminGetEmailOutbox',
+  'POST /admin/v1/waves/:supplier/:wave/approve/': 'adminApproveWave',
+  'POST /admin/v1/waves/:supplier/:wave/rollback/': 'adminRollBackWave',
 };
 
 /** The operation's id, or undefined for a route the table does not name yet. */

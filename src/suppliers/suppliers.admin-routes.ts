@@ -10,6 +10,7 @@ import { item } from '../errors/error-items.ts';
 import type { ItemCode } from '../errors/item-codes.ts';
 import { AdminObject, BadRequest, ErrorRef, StringEnum } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
+import { Nullable } from '../validation/schema-builders.ts';
 import { IMPORT_PROCESS_STATUSES } from '../vocabulary/import-process-states.ts';
 import { wireDatetime } from '../vocabulary/wire-datetime.ts';
 import {
@@ -29,9 +30,55 @@ const SupplierConfigSchema = Type.Object(
     send_welcome_emails: Type.Optional(
       Type.Boolean({ description: 'Record a welcome e-mail when an account is created.' }),
     ),
+    hold_welcome_emails: Type.Optional(
+      Type.Boolean({
+        description:
+          "The welcome e-mails of a wave's accounts wait in the outbox until the operator approves the wave (POST /admin/v1/waves/<supplier>/<wave>/approve/). Accounts of no wave are never held. Default false.",
+      }),
+    ),
     dry_run_only: Type.Optional(Type.Boolean({ description: 'Every scheduled creation is a dry run.' })),
+    pause_when_errored: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            window: Type.Integer({
+              minimum: 10,
+              maximum: 10_000,
+              description: 'How many of the latest finished (PROCESSED or ERRORED) processes to look at.',
+            }),
+            share: Type.Number({
+              exclusiveMinimum: 0,
+              maximum: 1,
+              description: 'The share of them ERRORED (0 < share ≤ 1) at which the supplier is paused.',
+            }),
+          },
+          {
+            additionalProperties: false,
+            description:
+              'Automatic pause: when at least `share` of the last `window` finished processes ended ERRORED, the worker sets the supplier Paused (`automatic_pause` says why); its PENDING processes wait until it is resumed. `null` switches it off.',
+          },
+        ),
+      ),
+    ),
   },
   { additionalProperties: false },
+);
+const AutomaticPauseView = Nullable(
+  Type.Object(
+    {
+      paused_at: Type.String({ format: 'date-time' }),
+      window: Type.Integer(),
+      share: Type.Number(),
+      errored: Type.Integer({ description: 'How many of the last `window` finished processes ERRORED.' }),
+      top_error_codes: Type.Array(Type.Object({ code: Type.String(), count: Type.Integer() }), {
+        description: 'Their most frequent error codes, most frequent first (at most 5).',
+      }),
+    },
+    {
+      description:
+        'The automatic pause (config `pause_when_errored`) the supplier is in; null when it is not in one. Resuming the supplier clears it.',
+    },
+  ),
 );
 const StatusSchema = StringEnum(SUPPLIER_STATUSES);
 const DocumentRootSchema = Type.String({
@@ -67,6 +114,7 @@ const SupplierView = {
       status: StatusSchema,
       document_root: Type.String(),
       config: Type.Object({}, { additionalProperties: true }),
+      automatic_pause: AutomaticPauseView,
       created_at: Type.String({ format: 'date-time' }),
       modified_at: Type.String({ format: 'date-time' }),
       import_processes: Type.Optional(
@@ -83,7 +131,13 @@ const SupplierView = {
       code: 'ACME',
       status: 'Ongoing',
       document_root: 'acme',
-      config: { send_welcome_emails: true, dry_run_only: false },
+      config: {
+        send_welcome_emails: true,
+        hold_welcome_emails: true,
+        dry_run_only: false,
+        pause_when_errored: { window: 200, share: 0.2 },
+      },
+      automatic_pause: null,
       created_at: '2025-03-01T09:00:00Z',
       modified_at: '2025-03-02T14:30:00Z',
       import_processes: {
@@ -131,6 +185,10 @@ async function refusingOverlaps<T>(write: () => Promise<T>): Promise<T> {
 
 export const supplierView = (s: Supplier | SupplierWithCounts) => ({
   ...s,
+  automatic_pause: s.automatic_pause && {
+    ...s.automatic_pause,
+    paused_at: wireDatetime(s.automatic_pause.paused_at),
+  },
   created_at: wireDatetime(s.created_at),
   modified_at: wireDatetime(s.modified_at),
 });

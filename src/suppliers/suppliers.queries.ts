@@ -5,25 +5,51 @@ import { IMPORT_PROCESS_STATUSES, type ImportProcessStatus } from '../vocabulary
 export const SUPPLIER_STATUSES = ['Ongoing', 'Paused', 'Complete'] as const;
 export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number];
 
+/**
+ * Automatic pause (decision 0068): the worker pauses the supplier when at least `share` of its
+ * last `window` finished processes (PROCESSED or ERRORED) ended ERRORED.
+ */
+export interface PauseWhenErrored {
+  window: number;
+  share: number;
+}
+
 export interface SupplierConfig {
   send_welcome_emails: boolean;
+  /**
+   * A wave's welcome e-mails wait in the outbox until the wave is approved (decision 0070).
+   * Absent: false.
+   */
+  hold_welcome_emails?: boolean;
   dry_run_only: boolean;
+  /** Absent or null: off. */
+  pause_when_errored?: PauseWhenErrored | null;
 }
 
 export const DEFAULT_SUPPLIER_CONFIG: SupplierConfig = { send_welcome_emails: false, dry_run_only: false };
+
+/** The automatic pause a supplier is in (set by the worker, cleared when the operator resumes it). */
+export interface AutomaticPause {
+  paused_at: string;
+  window: number;
+  share: number;
+  errored: number;
+  top_error_codes: { code: string; count: number }[];
+}
 
 export interface Supplier {
   code: string;
   status: SupplierStatus;
   document_root: string;
   config: SupplierConfig;
+  automatic_pause: AutomaticPause | null;
   created_at: Date;
   modified_at: Date;
 }
 
 export type SupplierWithCounts = Supplier & { import_processes: Record<ImportProcessStatus, number> };
 
-const COLUMNS = 'code, status, document_root, config, created_at, modified_at';
+const COLUMNS = 'code, status, document_root, config, automatic_pause, created_at, modified_at';
 
 const insertSupplier = sql(
   'insertSupplier',
@@ -38,6 +64,8 @@ const updateSupplier = sql(
         SET status = coalesce($2, status),
             document_root = coalesce($3, document_root),
             config = config || coalesce($4::jsonb, '{}'::jsonb),
+            -- Any status but Paused ends an automatic pause (the dashboard's banner goes).
+            automatic_pause = CASE WHEN $2::text IS NOT NULL AND $2::text <> 'Paused' THEN NULL ELSE automatic_pause END,
             modified_at = now()
       WHERE code = $1
      RETURNING ${COLUMNS}

@@ -27,6 +27,8 @@ export const IMPORT_PROCESS_EVENTS = {
   PROCESSED: 'EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED',
   ERRORED: 'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED',
   CANCELLED: 'EVENT_ACCOUNT_IMPORT_PROCESS_CANCELLED',
+  /** The operator rolled back the process's wave: its account, if any, is deleted. */
+  ROLLED_BACK: 'EVENT_ACCOUNT_IMPORT_PROCESS_ROLLED_BACK',
   /** The operator sent a failed process back to the queue. */
   RETRIED: 'EVENT_ACCOUNT_IMPORT_PROCESS_RETRIED',
   DRY_RUN_SUCCEEDED: 'EVENT_ACCOUNT_IMPORT_PROCESS_DRY_RUN_SUCCEEDED',
@@ -76,6 +78,12 @@ export const IMPORT_PROCESS_TRANSITIONS = {
   cancel: { from: OPEN, to: 'CANCELLED', event: E.CANCELLED },
   /** The operator sends a failed process back to the queue. */
   retry: { from: ['ERRORED'], to: 'PENDING', event: E.RETRIED },
+  /**
+   * The operator rolls back the process's wave (decision 0070): every process of the wave that is
+   * not CANCELLED, PROCESSED ones included (their accounts are deleted in the same transaction),
+   * and IN_PROGRESS ones, whose worker then finds it no longer holds them and creates nothing.
+   */
+  rollback: { from: [...OPEN, 'IN_PROGRESS', 'PROCESSED'], to: 'CANCELLED', event: E.ROLLED_BACK },
 } as const satisfies Record<string, Transition>;
 
 export type ImportProcessTrigger = keyof typeof IMPORT_PROCESS_TRANSITIONS;

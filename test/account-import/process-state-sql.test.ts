@@ -210,6 +210,7 @@ describe('state changes go through the state table', () => {
       'account-import/queue/queue.queries.ts',
       'account-import/scheduling/scheduling.queries.ts',
       'account-import/staging/staging.queries.ts',
+      'account-import/waves/wave-rollback.queries.ts',
     ]);
   });
 

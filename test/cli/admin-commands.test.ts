@@ -54,6 +54,19 @@ describe('ferry operator CLI', () => {
     assert.equal((await run('supplier set CLI1', { 'dry-run-only': 'maybe' })).code, 2);
   });
 
+  it('supplier set --pause-when-errored WINDOW:SHARE, or off', async () => {
+    await run('supplier create CLI3', { 'pause-when-errored': '200:0.2' });
+    const shown = await run('supplier show CLI3', {}, true);
+    assert.deepEqual(shown.json.config.pause_when_errored, { window: 200, share: 0.2 });
+    const off = await run('supplier set CLI3', { 'pause-when-errored': 'off' }, true);
+    assert.equal(off.json.config.pause_when_errored, null);
+    assert.equal((await run('supplier set CLI3', { 'pause-when-errored': '200' })).code, 2);
+    await assert.rejects(
+      run('supplier set CLI3', { 'pause-when-errored': '5:0.2' }),
+      /config\.pause_when_errored\.window/,
+    );
+  });
+
   it('apikey create / list / revoke', async () => {
     await run('supplier create CLI2');
     const created = await run('apikey create nightly', { suppliers: 'CLI1,CLI2' }, true);

@@ -120,6 +120,8 @@ describe('a client generated from /openapi.json', () => {
       'transactions 201 TRANSACTION_ADDED_TO_ACCOUNT',
       'statements 201',
       'payment instruction 201',
+      'validate bulk 200 200',
+      'wave 1 client-wave differences missing 1 missing',
     ]);
   });
 
@@ -189,6 +191,7 @@ describe('a client generated from /openapi.json', () => {
       'bulk retry cancel',
       'progress 5 minutes',
       'outbox 200',
+      'wave 0 true',
     ]);
   });
 

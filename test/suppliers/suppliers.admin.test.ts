@@ -71,6 +71,67 @@ describe('admin API: import suppliers', () => {
     );
   });
 
+  it('takes pause_when_errored on create and patch, and null switches it off', async () => {
+    const setting = { window: 200, share: 0.2 };
+    const s = await admin<{ config: Record<string, unknown>; automatic_pause: unknown }>(
+      t.app,
+      'POST',
+      '/import-suppliers/',
+      { code: 'PAUSY', config: { pause_when_errored: setting } },
+    );
+    assert.deepEqual(s.config, {
+      send_welcome_emails: false,
+      dry_run_only: false,
+      pause_when_errored: setting,
+    });
+    assert.equal(s.automatic_pause, null);
+    const edges = { window: 10_000, share: 1 };
+    const patched = await admin<{ config: Record<string, unknown> }>(
+      t.app,
+      'PATCH',
+      '/import-suppliers/PAUSY/',
+      {
+        config: { pause_when_errored: edges },
+      },
+    );
+    assert.deepEqual(patched.config.pause_when_errored, edges);
+    const off = await admin<{ config: Record<string, unknown> }>(t.app, 'PATCH', '/import-suppliers/PAUSY/', {
+      config: { pause_when_errored: null },
+    });
+    assert.equal(off.config.pause_when_errored, null);
+  });
+
+  it('refuses a pause_when_errored out of range with a code at its field', async () => {
+    await admin(t.app, 'POST', '/import-suppliers/', { code: 'PAUSX' });
+    const refused = async (pause: unknown) => {
+      const res = await admin<{ code: string; errors: { attr: string; code: string }[] }>(
+        t.app,
+        'PATCH',
+        '/import-suppliers/PAUSX/',
+        { config: { pause_when_errored: pause } },
+        400,
+      );
+      assert.equal(res.code, 'validation_error');
+      return res.errors.map((e) => `${e.attr}:${e.code}`).sort();
+    };
+    const at = 'config.pause_when_errored';
+    assert.deepEqual(await refused({ window: 9, share: 0.2 }), [`${at}.window:min_value`]);
+    assert.deepEqual(await refused({ window: 10_001, share: 0.2 }), [`${at}.window:max_value`]);
+    assert.deepEqual(await refused({ window: 20.5, share: 0.2 }), [`${at}.window:invalid`]);
+    assert.deepEqual(await refused({ window: 200, share: 0 }), [`${at}.share:min_value`]);
+    assert.deepEqual(await refused({ window: 200, share: 1.5 }), [`${at}.share:max_value`]);
+    assert.deepEqual(await refused({ window: 200, share: '0.2' }), [`${at}.share:invalid`]);
+    assert.deepEqual(await refused({ window: 200 }), [`${at}.share:required`]);
+    assert.deepEqual(await refused({ window: 200, share: 0.2, after: 3 }), [`${at}.after:unknown_field`]);
+    assert.deepEqual(await refused(true), [`${at}:invalid`]);
+    const unchanged = await admin<{ config: Record<string, unknown> }>(
+      t.app,
+      'GET',
+      '/import-suppliers/PAUSX/',
+    );
+    assert.equal(unchanged.config.pause_when_errored, undefined);
+  });
+
   it('lists suppliers and shows one, with process counts per status', async () => {
     await admin(t.app, 'POST', '/import-suppliers/', { code: 'COUNTED' });
     for (const n of ['1', '2', '3']) {

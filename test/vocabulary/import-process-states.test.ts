@@ -23,6 +23,7 @@ const open = (): Cells => ({
   create_in_request: ['PROCESSED', ev('PROCESSED')],
   fail_in_request: ['ERRORED', ev('ERRORED')],
   cancel: ['CANCELLED', ev('CANCELLED')],
+  rollback: ['CANCELLED', ev('ROLLED_BACK')],
 });
 
 /** Every allowed (state, trigger) pair, written out; every other pair is refused. */
@@ -40,8 +41,10 @@ const EXPECTED: Record<ImportProcessStatus, Cells> = {
     fail: ['ERRORED', ev('ERRORED')],
     dry_run_succeed: ['DRY_RUN_SUCCEEDED', ev('DRY_RUN_SUCCEEDED')],
     dry_run_fail: ['DRY_RUN_ERRORED', ev('DRY_RUN_ERRORED')],
+    rollback: ['CANCELLED', ev('ROLLED_BACK')],
   },
-  PROCESSED: {},
+  // Only the rollback of its wave moves a PROCESSED process (it deletes the account too).
+  PROCESSED: { rollback: ['CANCELLED', ev('ROLLED_BACK')] },
   CANCELLED: { schedule: ['PENDING', ev('CREATED')], stage: ['STAGED', ev('STAGED')] },
   DRY_RUN_SUCCEEDED: open(),
   ERRORED: { ...open(), retry: ['PENDING', ev('RETRIED')] },
@@ -49,7 +52,7 @@ const EXPECTED: Record<ImportProcessStatus, Cells> = {
 };
 
 describe('the import-process state table', () => {
-  it('has the eight states and the fourteen triggers this test knows', () => {
+  it('has the eight states and the fifteen triggers this test knows', () => {
     assert.deepEqual([...IMPORT_PROCESS_STATUSES].sort(), [
       'CANCELLED',
       'DRY_RUN_ERRORED',
@@ -73,6 +76,7 @@ describe('the import-process state table', () => {
       'fail_in_request',
       'release_lease',
       'retry',
+      'rollback',
       'schedule',
       'stage',
     ]);
@@ -97,8 +101,9 @@ describe('the import-process state table', () => {
     });
   }
 
-  it('leaves a PROCESSED process alone whatever happens', () => {
-    for (const trigger of IMPORT_PROCESS_TRIGGERS) assert.equal(nextState('PROCESSED', trigger), null);
+  it("leaves a PROCESSED process alone whatever happens but its wave's rollback", () => {
+    for (const trigger of IMPORT_PROCESS_TRIGGERS.filter((t) => t !== 'rollback'))
+      assert.equal(nextState('PROCESSED', trigger), null);
   });
 
   it('expires the windows of dry runs and of real creations from the same states', () => {

@@ -17,20 +17,31 @@ export function workerBatchDuration(registry: Registry): Histogram {
   });
 }
 
-const LATE_CONFLICTS = 'ferry_worker_identifier_conflicts_total';
+/** The registry's counter of that name, registered on first use: one per registry, shared by its workers. */
+function sharedCounter<L extends string>(registry: Registry, name: string, help: string, labelNames: L[]) {
+  const existing = registry.getSingleMetric(name);
+  if (existing) return existing as Counter<L>;
+  return new Counter({ name, help, labelNames, registers: [registry] });
+}
 
 /**
  * Accounts the worker failed because another account held one of their identifiers: the
  * worker's check behind the reservations taken at scheduling (decision 0064). It should stay 0;
  * anything else means a path scheduled an account without reserving.
  */
-export function workerIdentifierConflicts(registry: Registry): Counter<'supplier' | 'code'> {
-  const existing = registry.getSingleMetric(LATE_CONFLICTS);
-  if (existing) return existing as Counter<'supplier' | 'code'>;
-  return new Counter({
-    name: LATE_CONFLICTS,
-    help: 'Accounts the worker failed on an identifier another account holds (reservations should make this 0).',
-    labelNames: ['supplier', 'code'],
-    registers: [registry],
-  });
-}
+export const workerIdentifierConflicts = (registry: Registry): Counter<'supplier' | 'code'> =>
+  sharedCounter(
+    registry,
+    'ferry_worker_identifier_conflicts_total',
+    'Accounts the worker failed on an identifier another account holds (reservations should make this 0).',
+    ['supplier', 'code'],
+  );
+
+/** Suppliers the worker paused because too many of their latest processes ERRORED (decision 0068). */
+export const supplierAutomaticPauses = (registry: Registry): Counter<'supplier'> =>
+  sharedCounter(
+    registry,
+    'ferry_supplier_automatic_pauses_total',
+    'Times the worker paused a supplier because its config pause_when_errored was met.',
+    ['supplier'],
+  );

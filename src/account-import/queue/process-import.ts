@@ -22,6 +22,8 @@ const creationInput = (p: ClaimedProcess, today: string, dryRun: boolean): Creat
   externalAccountNumber: p.external_account_number,
   payload: p.payload,
   sendWelcomeEmail: p.send_welcome_emails && !dryRun,
+  // Accounts of no wave have no approval to wait for: their e-mails are never held.
+  holdWelcomeEmailForWave: p.hold_welcome_emails ? p.wave : null,
   today,
 });
 

@@ -1,4 +1,5 @@
 import { sql } from '../../infra/db/db.ts';
+import type { PauseWhenErrored } from '../../suppliers/suppliers.queries.ts';
 import { IMPORT_PROCESS_TRANSITIONS as T } from '../../vocabulary/import-process-states.ts';
 import { sqlWord, transitionSql } from '../process-state-sql.ts';
 
@@ -15,7 +16,13 @@ export interface ClaimedProcess {
   payload: Record<string, any>;
   is_dry_run: boolean;
   send_welcome_emails: boolean;
+  /** The supplier holds welcome e-mails until the wave's approval (decision 0070). */
+  hold_welcome_emails: boolean;
+  /** The wave the process was scheduled in; null: none. */
+  wave: string | null;
   dry_run_only: boolean;
+  /** The supplier's automatic pause setting (decision 0068); null when off. */
+  pause_when_errored: PauseWhenErrored | null;
 }
 
 /**
@@ -41,12 +48,14 @@ export const claimPendingProcesses = sql(
         SET ${claim.set}, locked_by = $1, locked_until = now() + make_interval(secs => $3),
             attempts = p.attempts + 1, latest_error = NULL
        FROM due WHERE p.id = due.id
-     RETURNING p.id, p.import_supplier, p.external_account_number, p.payload, p.is_dry_run
+     RETURNING p.id, p.import_supplier, p.external_account_number, p.payload, p.is_dry_run, p.wave
    ), events AS (
      ${claim.events('claimed')}
    )
    SELECT c.*, coalesce((s.config->>'send_welcome_emails')::boolean, false) AS send_welcome_emails,
-          coalesce((s.config->>'dry_run_only')::boolean, false) AS dry_run_only
+          coalesce((s.config->>'hold_welcome_emails')::boolean, false) AS hold_welcome_emails,
+          coalesce((s.config->>'dry_run_only')::boolean, false) AS dry_run_only,
+          nullif(s.config->'pause_when_errored', 'null'::jsonb) AS pause_when_errored
      FROM claimed c JOIN import_suppliers s ON s.code = c.import_supplier`,
 );
 

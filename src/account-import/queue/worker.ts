@@ -14,9 +14,14 @@ import { localDate } from '../../infra/clock.ts';
 import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
 import { startLeaseLoop } from '../../infra/lease-loop.ts';
 import { foldTallyChanges } from '../metrics/import-metrics.queries.ts';
-import { workerBatchDuration, workerIdentifierConflicts } from '../metrics/worker-metrics.ts';
+import {
+  supplierAutomaticPauses,
+  workerBatchDuration,
+  workerIdentifierConflicts,
+} from '../metrics/worker-metrics.ts';
 import { type EventProcess, logProcessEvents } from '../process-event-log.ts';
 import { recordTransition } from '../process-transitions.queries.ts';
+import { pauseWhenErrored } from './automatic-pause.ts';
 import { type ImportOutcome, processImport, processImportBatch } from './process-import.ts';
 import {
   type ClaimedProcess,
@@ -83,6 +88,11 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
   let lastFold = Date.now();
   const batchDuration = opts.metrics ? workerBatchDuration(opts.metrics) : null;
   const lateConflicts = opts.metrics ? workerIdentifierConflicts(opts.metrics) : null;
+  const automaticPauses = opts.metrics ? supplierAutomaticPauses(opts.metrics) : null;
+  /** Suppliers with a process ended ERRORED since their last automatic-pause check. */
+  const erroredSince = new Set<string>();
+  /** Suppliers whose last check found fewer than `window` finished processes. */
+  const windowsFilling = new Set<string>();
   let claimedSinceAnalyze = 0;
   let lastAnalyze = Date.now();
   let analyzing: Promise<void> | null = null;
@@ -145,12 +155,43 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
 
   function logOutcome(p: ClaimedProcess, outcome: ImportOutcome | null) {
     if (!outcome) return;
+    if (outcome.trigger === 'fail') erroredSince.add(p.import_supplier);
     if (outcome.trigger === 'fail' && LATE_CONFLICT_CODES.has(outcome.errorCode ?? '')) {
       lateConflicts?.inc({ supplier: p.import_supplier, code: outcome.errorCode });
     }
     logProcessEvents(logger, outcome.trigger, [{ ...asEventProcess(p), errorCode: outcome.errorCode }], {
       workerId,
     });
+  }
+
+  /**
+   * After a round: each supplier of it with `pause_when_errored` is checked (decision 0068) when
+   * one of its processes has ended ERRORED since its last check, the only way the share of ERRORED
+   * among its last `window` can rise, and then after every round until `window` have finished
+   * (the process that fills the window may be PROCESSED). A failed check is tried again after
+   * the next round.
+   */
+  async function checkAutomaticPauses(claimed: readonly ClaimedProcess[]) {
+    const settings = new Map(
+      claimed.flatMap((p) =>
+        p.pause_when_errored ? [[p.import_supplier, p.pause_when_errored] as const] : [],
+      ),
+    );
+    for (const [supplier, setting] of settings) {
+      if (!erroredSince.has(supplier) && !windowsFilling.has(supplier)) continue;
+      erroredSince.delete(supplier);
+      try {
+        const { finished } = await pauseWhenErrored(db, supplier, setting, {
+          logger,
+          pauses: automaticPauses,
+        });
+        if (finished < setting.window) windowsFilling.add(supplier);
+        else windowsFilling.delete(supplier);
+      } catch (err) {
+        erroredSince.add(supplier);
+        logger.warn({ err, importSupplier: supplier }, 'could not check the automatic pause');
+      }
+    }
   }
 
   /** Once a second: leases that expired, windows that closed; every few seconds, the tallies. */
@@ -236,6 +277,7 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
       .sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
     const dryRuns = claimed.filter((p) => p.is_dry_run || p.dry_run_only);
     await Promise.all([settle(creations), ...dryRuns.map(one)]);
+    await checkAutomaticPauses(claimed);
   }
 
   logger.info(

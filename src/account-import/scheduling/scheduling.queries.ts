@@ -29,6 +29,8 @@ export interface ScheduleInput {
   scheduleWindowEnd: Date;
   /** False when the client left the window to the default (due now); then any due window is as good. */
   explicitWindow: boolean;
+  /** The wave it is scheduled in; absent or null: none. */
+  wave?: string | null;
 }
 
 /** An input with what may be on no other account: checked for every schedule, reserved unless a dry run. */
@@ -56,13 +58,13 @@ const insertProcesses = sql(
   `WITH staged AS (
      SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
        import_supplier text, external_account_number text, payload jsonb, is_dry_run boolean,
-       schedule_window_start timestamptz, schedule_window_end timestamptz, requested_at timestamptz)
+       schedule_window_start timestamptz, schedule_window_end timestamptz, requested_at timestamptz, wave text)
    ), created AS (
      INSERT INTO import_processes
             (import_supplier, external_account_number, payload, is_dry_run,
-             schedule_window_start, schedule_window_end, ${start.columns})
+             schedule_window_start, schedule_window_end, wave, ${start.columns})
      SELECT import_supplier, external_account_number, payload, is_dry_run,
-            schedule_window_start, schedule_window_end, ${start.values}
+            schedule_window_start, schedule_window_end, wave, ${start.values}
        FROM staged
      ON CONFLICT (import_supplier, external_account_number) DO NOTHING
      RETURNING id, import_supplier, external_account_number, latest_event
@@ -107,6 +109,7 @@ async function insertNewProcesses(db: Queryable, items: NewProcess[]): Promise<b
     schedule_window_start: i.scheduleWindowStart.toISOString(),
     schedule_window_end: i.scheduleWindowEnd.toISOString(),
     requested_at: i.requestedAt,
+    wave: i.wave ?? null,
   }));
   const reservations = [...offered.values()].flatMap((i) =>
     reservedBy(i).map(({ kind, key, attr }) => ({
@@ -178,12 +181,13 @@ export function processStager(db: Db): InsertNewProcesses {
 const lockProcesses = sql(
   'lockImportProcessesForSchedule',
   `SELECT k.i, p.id, p.status, p.payload = k.payload AS same_payload, p.is_dry_run, a.number AS account_number,
+          p.wave IS NOT DISTINCT FROM k.wave AS same_wave,
           CASE WHEN k.explicit_window
                THEN p.schedule_window_start = k.schedule_window_start AND p.schedule_window_end = k.schedule_window_end
                ELSE p.schedule_window_start <= now() AND p.schedule_window_end > now() END AS same_window
      FROM jsonb_to_recordset($1::jsonb) AS k(
             i int, import_supplier text, external_account_number text, payload jsonb, explicit_window boolean,
-            schedule_window_start timestamptz, schedule_window_end timestamptz)
+            schedule_window_start timestamptz, schedule_window_end timestamptz, wave text)
      JOIN import_processes p
        ON p.import_supplier = k.import_supplier AND p.external_account_number = k.external_account_number
      LEFT JOIN accounts a ON a.id = p.account_id
@@ -194,10 +198,10 @@ const replacePayloads = sql(
   'replaceImportProcessPayloads',
   `UPDATE import_processes p
       SET payload = k.payload, is_dry_run = k.is_dry_run, schedule_window_start = k.schedule_window_start,
-          schedule_window_end = k.schedule_window_end, attempts = 0
+          schedule_window_end = k.schedule_window_end, wave = k.wave, attempts = 0
      FROM jsonb_to_recordset($1::jsonb) AS k(
             id bigint, payload jsonb, is_dry_run boolean,
-            schedule_window_start timestamptz, schedule_window_end timestamptz)
+            schedule_window_start timestamptz, schedule_window_end timestamptz, wave text)
     WHERE p.id = k.id`,
 );
 
@@ -207,6 +211,7 @@ interface LockedProcess {
   status: ImportProcessStatus;
   same_payload: boolean;
   same_window: boolean;
+  same_wave: boolean;
   is_dry_run: boolean;
   account_number: string | null;
 }
@@ -225,6 +230,7 @@ async function rescheduleExisting(db: Db, inputs: Candidate[]): Promise<Schedule
     explicit_window: input.explicitWindow,
     schedule_window_start: input.scheduleWindowStart.toISOString(),
     schedule_window_end: input.scheduleWindowEnd.toISOString(),
+    wave: input.wave ?? null,
   }));
   return db.transaction(async (tx) => {
     const locked = (await tx.query<LockedProcess>(lockProcesses, [JSON.stringify(keys)])).rows;
@@ -245,6 +251,7 @@ async function rescheduleExisting(db: Db, inputs: Candidate[]): Promise<Schedule
             is_dry_run: input.isDryRun,
             schedule_window_start: input.scheduleWindowStart.toISOString(),
             schedule_window_end: input.scheduleWindowEnd.toISOString(),
+            wave: input.wave ?? null,
           })),
         ),
       ]);
@@ -299,7 +306,7 @@ function decideReschedule(existing: LockedProcess, input: ScheduleInput): Schedu
   if (!allows(existing.status, 'schedule')) return { kind: 'in_progress' };
   // A repeat changes nothing only when it would leave the process exactly as it is, window included
   // (docs/product.md, Re-scheduling: the task parameters are replaced; without a window it is due at once).
-  const sameTask = existing.is_dry_run === input.isDryRun && existing.same_window;
+  const sameTask = existing.is_dry_run === input.isDryRun && existing.same_window && existing.same_wave;
   const alreadyThere = existing.status === IMPORT_PROCESS_TRANSITIONS.schedule.to;
   return alreadyThere && sameTask && existing.same_payload ? { kind: 'unchanged' } : { kind: 'rescheduled' };
 }

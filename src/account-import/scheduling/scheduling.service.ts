@@ -73,6 +73,7 @@ async function scheduleInputOf(
     isDryRun,
     scheduleWindowStart: start,
     scheduleWindowEnd: end,
+    wave: parsed.taskParams.wave,
     explicitWindow:
       parsed.taskParams.scheduleWindowStart !== null || parsed.taskParams.scheduleWindowEnd !== null,
   };

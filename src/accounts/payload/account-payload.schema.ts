@@ -206,6 +206,14 @@ export const TaskParamsSchema = S.Obj(
         S.DateTime({ description: 'At most 4 days ahead; after the start. Default: start + 4 days.' }),
       ),
     ),
+    wave: S.Opt(
+      S.Nullable(
+        S.Text({
+          description:
+            "The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ - (invalid_wave). A re-schedule moves it to the wave it names (none when absent).",
+        }),
+      ),
+    ),
   },
   { description: 'How and when to run the scheduled creation.' },
 );

@@ -22,14 +22,17 @@ export interface ClaimedEmail {
  * next attempt is due, and SENDING rows whose sender's lease ran out (it crashed or stalled).
  * Locking, as for the import queue: FOR UPDATE SKIP LOCKED gives concurrent senders disjoint
  * rows without waiting; after this statement the lease columns say who owns a row. The
- * Message-ID is fixed at the first claim ($4 is its domain) and kept on every re-send.
+ * Message-ID is fixed at the first claim ($4 is its domain) and kept on every re-send. Rows held
+ * for a wave are never claimed.
  */
 export const claimDueEmails = sql(
   'claimDueEmails',
   `WITH due AS (
      SELECT id FROM email_outbox
-      WHERE (status = 'PENDING' AND next_attempt_at <= now())
-         OR (status = 'SENDING' AND locked_until < now())
+      WHERE ((status = 'PENDING' AND next_attempt_at <= now())
+             OR (status = 'SENDING' AND locked_until < now()))
+        -- A welcome e-mail held for its wave waits for the wave's approval (decision 0070).
+        AND held_for_wave IS NULL
       ORDER BY id
       LIMIT $2
         FOR UPDATE SKIP LOCKED

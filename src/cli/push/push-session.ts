@@ -3,6 +3,8 @@
  * from the API key and refreshed before it expires (or once on a 401), a bound on requests in
  * flight, and retries of 429 (Retry-After), 5xx and network errors with jittered backoff.
  */
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Client } from 'openapi-fetch';
 import { createFerryClient, type paths } from '../../client/index.ts';
@@ -273,20 +275,24 @@ export class PushSession {
    * A request the generated client does not make as is: an NDJSON bulk body, or an operation of
    * a newer service than the client's types (the supplier's status).
    */
-  raw(path: string, init: { method: string; body?: string; contentType?: string }) {
+  raw(path: string, init: { method: string; body?: string; bodyFile?: string; contentType?: string }) {
     // Encoded once, for every attempt; given a string, fetch would scan and re-encode each time
     // (≈ 4 % of a bulk push's CPU).
     const body = init.body === undefined ? undefined : Buffer.from(init.body);
-    const { method, contentType } = init;
+    const { method, contentType, bodyFile } = init;
     return async () => {
       const headers: Record<string, string> = contentType ? { 'content-type': contentType } : {};
       if (this.#tokens) headers.authorization = `Token ${this.#tokens.token}`;
+      // A file is streamed, opened again for each attempt: it may be far larger than memory allows.
+      const streamed =
+        bodyFile === undefined ? undefined : (Readable.toWeb(createReadStream(bodyFile)) as ReadableStream);
       const response = await fetch(`${this.baseUrl}${path}`, {
         method,
         headers,
-        body,
+        body: streamed ?? body,
         signal: this.#signal(),
-      });
+        ...(streamed ? { duplex: 'half' } : {}),
+      } as RequestInit);
       const text = await response.text();
       let data: unknown = text;
       try {

@@ -137,5 +137,39 @@ export async function runClientProgram(input: ProgramInput): Promise<ProgramResu
   });
   if (instruction.error) throw new Error(`payment instruction: ${JSON.stringify(instruction.error)}`);
   steps.push(`payment instruction ${instruction.response.status}`);
+
+  // A whole book checked a thousand accounts a request: the imported account is valid as it is.
+  const checked = await ferry.POST('/v2/data-import/accounts/validate/bulk/', { body: [input.account] });
+  if (checked.error) throw new Error(`validate bulk: ${JSON.stringify(checked.error)}`);
+  steps.push(`validate bulk ${checked.response.status} ${checked.data.results[0]?.status}`);
+
+  // A wave's expectations (the source system's figures, NDJSON), its reconciliation and differences.
+  const wave = { import_supplier_code: input.supplier, wave: 'client-wave' };
+  const expected = `${JSON.stringify({ external_account_number: `${external}-source`, ledger_balance: '1.00' })}\n`;
+  const uploaded = await ferry.PUT('/v2/data-import/waves/{import_supplier_code}/{wave}/expectations/', {
+    params: { path: wave },
+    body: expected as never,
+    bodySerializer: () => expected,
+    headers: { 'content-type': 'application/x-ndjson' },
+  });
+  if (uploaded.error) throw new Error(`expectations: ${JSON.stringify(uploaded.error)}`);
+  const waves = await ferry.GET('/v2/data-import/waves/{import_supplier_code}/', {
+    params: { path: { import_supplier_code: input.supplier } },
+  });
+  if (waves.error) throw new Error(`waves: ${JSON.stringify(waves.error)}`);
+  const reconciled = await ferry.GET('/v2/data-import/waves/{import_supplier_code}/{wave}/reconciliation/', {
+    params: { path: wave },
+  });
+  if (reconciled.error) throw new Error(`reconciliation: ${JSON.stringify(reconciled.error)}`);
+  const differences = await ferry.GET(
+    '/v2/data-import/waves/{import_supplier_code}/{wave}/reconciliation/differences/',
+    { params: { path: wave }, parseAs: 'text' },
+  );
+  if (differences.error) throw new Error(`differences: ${JSON.stringify(differences.error)}`);
+  const first = JSON.parse(String(differences.data).split('\n')[0]) as { kind: string };
+  steps.push(
+    `wave ${uploaded.data.accounts} ${waves.data.results.map((w) => w.wave).join(',')} ` +
+      `${reconciled.data.status} missing ${reconciled.data.accounts.missing} ${first.kind}`,
+  );
   return { accountNumber, steps };
 }

@@ -89,5 +89,17 @@ export async function runOperatorProgram(input: OperatorInput): Promise<string[]
 
   const outbox = await ferry.GET('/admin/v1/email-outbox/');
   steps.push(`outbox ${outbox.response.status}`);
+
+  const wave = { params: { path: { supplier: input.supplier, wave: 'typed-wave' } } };
+  const preview = await ferry.POST('/admin/v1/waves/{supplier}/{wave}/rollback/', {
+    ...wave,
+    body: { dry_run: true },
+  });
+  const approved = await ferry.POST('/admin/v1/waves/{supplier}/{wave}/approve/', {
+    ...wave,
+    body: { force: true },
+  });
+  if (!preview.data || !approved.data) return fail('wave', preview.error ?? approved.error);
+  steps.push(`wave ${preview.data.processes} ${approved.data.approval.forced}`);
   return steps;
 }

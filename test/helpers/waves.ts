@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { type Db, type Queryable, sql } from '../../src/infra/db/db.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: account fixtures as JSON
+type Obj = Record<string, any>;
+
+/** Schedules each account (V2 create) in wave `wave` (null: none); every answer must be 201. */
+export async function scheduleInWave(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  accounts: Obj[],
+  wave: string | null,
+  taskParams: Obj = {},
+) {
+  for (const payload of accounts) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v2/data-import/accounts/',
+      headers,
+      payload: { payload, task_params: { ...taskParams, ...(wave === null ? {} : { wave }) } },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+  }
+}
+
+/** A foreign key from `table`.`column` to `parent`, as the database's catalog has it. */
+export interface ForeignKey {
+  table: string;
+  column: string;
+  parent: string;
+}
+
+const selectForeignKeys = sql(
+  '',
+  `SELECT c.conrelid::regclass::text AS table, a.attname AS column, c.confrelid::regclass::text AS parent
+     FROM pg_constraint c
+     JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
+    WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace
+    ORDER BY 1, 2`,
+);
+
+/** Every single-column foreign key of the schema (the catalog, not the migrations' text). */
+export async function foreignKeys(q: Queryable): Promise<ForeignKey[]> {
+  return (await q.query<ForeignKey>(selectForeignKeys)).rows.map((k) => ({
+    ...k,
+    table: k.table.replace(/^.*\./, ''),
+    parent: k.parent.replace(/^.*\./, ''),
+  }));
+}
+
+/**
+ * The tables whose rows hang off `accounts`, directly or through others, by the catalog's
+ * foreign keys: the walk does not go on through `stopAt` (tables that keep their rows).
+ */
+export function tablesHangingOff(keys: ForeignKey[], root: string, stopAt: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  const queue = [root];
+  while (queue.length > 0) {
+    const parent = queue.shift() as string;
+    for (const k of keys) {
+      if (k.parent !== parent || found.has(k.table) || k.table === root) continue;
+      found.add(k.table);
+      if (!stopAt.has(k.table)) queue.push(k.table);
+    }
+  }
+  return found;
+}
+
+/** Rows in each of `tables`, whoever they belong to. */
+export async function rowCounts(q: Queryable, tables: Iterable<string>): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of [...tables].sort()) {
+    if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
+    out[table] = (await q.query<{ n: number }>(sql('', `SELECT count(*)::int AS n FROM ${table}`))).rows[0].n;
+  }
+  return out;
+}
+
+/**
+ * Expectations equal to what Ferry stores for the wave's accounts (a clean reconciliation),
+ * written straight to the tables; `skew` adds to one account's expected ledger balance.
+ */
+export async function expectWhatIsStored(
+  db: Db,
+  supplier: string,
+  wave: string,
+  skew: { external: string; amount: string } | null = null,
+) {
+  await db.query(
+    sql('', 'INSERT INTO waves (import_supplier, wave) VALUES ($1, $2) ON CONFLICT DO NOTHING'),
+    [supplier, wave],
+  );
+  await db.query(
+    sql(
+      '',
+      `INSERT INTO wave_expectations
+              (import_supplier, wave, external_account_number, ledger_balance, meter_points, transactions, transactions_total)
+       SELECT $1, $2, p.external_account_number,
+              a.balance + CASE WHEN p.external_account_number = $3 THEN $4::numeric ELSE 0 END,
+              (SELECT count(*) FROM meter_points m WHERE m.account_id = a.id),
+              (SELECT count(*) FROM transactions t WHERE t.account_id = a.id),
+              (SELECT coalesce(sum(amount), 0) FROM transactions t WHERE t.account_id = a.id)
+         FROM import_processes p JOIN accounts a ON a.id = p.account_id
+        WHERE p.import_supplier = $1 AND p.wave = $2`,
+    ),
+    [supplier, wave, skew?.external ?? null, skew?.amount ?? '0'],
+  );
+  await db.query(
+    sql(
+      '',
+      `UPDATE waves SET expectations_uploaded_at = now(),
+              expected_accounts = (SELECT count(*) FROM wave_expectations WHERE import_supplier = $1 AND wave = $2)
+        WHERE import_supplier = $1 AND wave = $2`,
+    ),
+    [supplier, wave],
+  );
+}
