@@ -197,6 +197,33 @@ describe('wave rollback', () => {
     }
   });
 
+  it("frees the wave's identifiers for another account, of another supplier too", async () => {
+    const [rolled] = book(SUPPLIER, 90, 1);
+    await scheduleInWave(t.app, headers, [rolled], 'FREEING');
+    await runWorkerUntilIdle(t.config, t.db);
+    const taker = accountFor(OTHER, 91);
+    taker.supply_addresses[0].meter_points[0].identifier =
+      rolled.supply_addresses[0].meter_points[0].identifier;
+    const schedule = () =>
+      t.app.inject({ method: 'POST', url: '/v2/data-import/accounts/', headers, payload: taker });
+    const refused = await schedule();
+    assert.equal(refused.statusCode, 400, 'held by the imported account');
+    assert.equal(refused.json().errors[0].code, 'meter_point_on_another_account');
+    await rollback(SUPPLIER, 'FREEING');
+    assert.equal((await schedule()).statusCode, 201, 'free once the wave is rolled back');
+    await runWorkerUntilIdle(t.config, t.db);
+    const [created] = (
+      await t.db.query<{ status: string }>(
+        sql(
+          '',
+          'SELECT status FROM import_processes WHERE import_supplier = $1 AND external_account_number = $2',
+        ),
+        [OTHER, taker.external_account_number],
+      )
+    ).rows;
+    assert.equal(created.status, 'PROCESSED');
+  });
+
   it('is refused once a welcome e-mail of the wave went out, naming the accounts', async () => {
     await scheduleInWave(t.app, headers, book(SUPPLIER, 40, 2), 'MAILED');
     await runWorkerUntilIdle(t.config, t.db);
