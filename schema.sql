@@ -175,7 +175,7 @@ CREATE TABLE import_processes (
   CONSTRAINT import_processes_import_supplier_fkey FOREIGN KEY (import_supplier) REFERENCES import_suppliers(code),
   CONSTRAINT import_processes_pkey PRIMARY KEY (id),
   CONSTRAINT import_processes_status_check CHECK ((status = ANY (ARRAY['STAGED'::text, 'PENDING'::text, 'IN_PROGRESS'::text, 'PROCESSED'::text, 'CANCELLED'::text, 'DRY_RUN_SUCCEEDED'::text, 'ERRORED'::text, 'DRY_RUN_ERRORED'::text]))),
-  CONSTRAINT import_processes_wave_check CHECK ((wave ~ '^[A-Za-z0-9._-]{1,64}$'::text))
+  CONSTRAINT import_processes_wave_check CHECK ((wave ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'::text))
 );
 
 CREATE TABLE import_supplier_events (
@@ -397,7 +397,7 @@ CREATE TABLE waves (
   rollback jsonb,
   CONSTRAINT waves_import_supplier_fkey FOREIGN KEY (import_supplier) REFERENCES import_suppliers(code),
   CONSTRAINT waves_pkey PRIMARY KEY (import_supplier, wave),
-  CONSTRAINT waves_wave_check CHECK ((wave ~ '^[A-Za-z0-9._-]{1,64}$'::text))
+  CONSTRAINT waves_wave_check CHECK ((wave ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'::text))
 );
 
 CREATE INDEX account_customers_account ON account_customers USING btree (account_id);

@@ -3788,7 +3788,7 @@ export interface operations {
             path: {
                 /** @description Import supplier code. */
                 supplier: string;
-                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ - */
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. */
                 wave: string;
             };
             cookie?: never;
@@ -3821,8 +3821,9 @@ export interface operations {
                             };
                             forced: boolean;
                             totals: {
-                                difference: number | string;
-                                expected: number | string;
+                                difference: (number | string) | null;
+                                /** @description null: no expectation gives this measure. */
+                                expected: (number | string) | null;
                                 /** @enum {string} */
                                 measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total";
                                 stored: number | string;
@@ -3882,8 +3883,9 @@ export interface operations {
                         /** @description welcome_emails_sent: those accounts (the first 1,000 in order). */
                         external_account_numbers?: string[];
                         totals?: {
-                            difference: number | string;
-                            expected: number | string;
+                            difference: (number | string) | null;
+                            /** @description null: no expectation gives this measure. */
+                            expected: (number | string) | null;
                             /** @enum {string} */
                             measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total";
                             stored: number | string;
@@ -3900,7 +3902,7 @@ export interface operations {
             path: {
                 /** @description Import supplier code. */
                 supplier: string;
-                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ - */
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. */
                 wave: string;
             };
             cookie?: never;
@@ -3995,8 +3997,9 @@ export interface operations {
                         /** @description welcome_emails_sent: those accounts (the first 1,000 in order). */
                         external_account_numbers?: string[];
                         totals?: {
-                            difference: number | string;
-                            expected: number | string;
+                            difference: (number | string) | null;
+                            /** @description null: no expectation gives this measure. */
+                            expected: (number | string) | null;
                             /** @enum {string} */
                             measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total";
                             stored: number | string;
@@ -5400,7 +5403,7 @@ export interface operations {
                          * @description Not before this instant; not in the past. Default: now.
                          */
                         schedule_window_start?: string | null;
-                        /** @description The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ - (invalid_wave). A re-schedule moves it to the wave it names (none when absent). */
+                        /** @description The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit (invalid_wave). A re-schedule moves it to the wave it names (none when absent). */
                         wave?: string | null;
                     };
                 };
@@ -5591,7 +5594,7 @@ export interface operations {
                          * @description Not before this instant; not in the past. Default: now.
                          */
                         schedule_window_start?: string | null;
-                        /** @description The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ - (invalid_wave). A re-schedule moves it to the wave it names (none when absent). */
+                        /** @description The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit (invalid_wave). A re-schedule moves it to the wave it names (none when absent). */
                         wave?: string | null;
                     };
                 })[];
@@ -5823,7 +5826,7 @@ export interface operations {
                          * @description Not before this instant; not in the past. Default: now.
                          */
                         schedule_window_start?: string | null;
-                        /** @description The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ - (invalid_wave). A re-schedule moves it to the wave it names (none when absent). */
+                        /** @description The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit (invalid_wave). A re-schedule moves it to the wave it names (none when absent). */
                         wave?: string | null;
                     };
                 };
@@ -5923,7 +5926,7 @@ export interface operations {
                          * @description Not before this instant; not in the past. Default: now.
                          */
                         schedule_window_start?: string | null;
-                        /** @description The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ - (invalid_wave). A re-schedule moves it to the wave it names (none when absent). */
+                        /** @description The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit (invalid_wave). A re-schedule moves it to the wave it names (none when absent). */
                         wave?: string | null;
                     };
                 })[];
@@ -6167,7 +6170,7 @@ export interface operations {
             path: {
                 /** @description Import supplier code. */
                 import_supplier_code: string;
-                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ - */
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. */
                 wave: string;
             };
             cookie?: never;
@@ -6253,7 +6256,7 @@ export interface operations {
             path: {
                 /** @description Import supplier code. */
                 import_supplier_code: string;
-                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ - */
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. */
                 wave: string;
             };
             cookie?: never;
@@ -6282,8 +6285,9 @@ export interface operations {
                         /** @description no_expectations (none uploaded), differences, matched, approved (final) or rolled_back. */
                         status: string;
                         totals: {
-                            difference: number | string;
-                            expected: number | string;
+                            difference: (number | string) | null;
+                            /** @description null: no expectation gives this measure. */
+                            expected: (number | string) | null;
                             /** @enum {string} */
                             measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total";
                             stored: number | string;
@@ -6346,7 +6350,7 @@ export interface operations {
             path: {
                 /** @description Import supplier code. */
                 import_supplier_code: string;
-                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ - */
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. */
                 wave: string;
             };
             cookie?: never;

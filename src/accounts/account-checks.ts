@@ -156,7 +156,7 @@ const MAX_WINDOW_MS = 4 * 24 * 60 * 60 * 1000;
 const PAST_START_GRACE_MS = 60 * 1000;
 
 /** A wave's name (task_params.wave, the waves API's path). */
-export const WAVE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+export const WAVE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** Validates `task_params` (absent means all defaults) and the schedule window rules. */
 export function parseTaskParams(input: unknown, now: Date): Result<ScheduleTaskParams> {
@@ -187,7 +187,7 @@ export function parseTaskParams(input: unknown, now: Date): Result<ScheduleTaskP
   }
   const wave = params.wave ?? null;
   if (wave !== null && !WAVE_NAME.test(wave)) {
-    errors.push(item('task_params.wave', 'invalid_wave', 'A wave is 1 to 64 of A-Z a-z 0-9 . _ -.'));
+    errors.push(item('task_params.wave', 'invalid_wave', 'A wave is 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit.'));
   }
   if (errors.length > 0) return { ok: false, errors };
   return {

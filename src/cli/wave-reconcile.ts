@@ -117,7 +117,7 @@ export async function runWaveReconcile(argv: string[], io: WaveReconcileIo = def
     const answer = await session.request(session.raw(`${base}reconciliation/`, { method: 'GET' }));
     const reconciliation = expect<Reconciliation>(answer, 200, 'no reconciliation');
     const differing = await session.request(
-      session.raw(`${base}reconciliation/differences/`, { method: 'GET' }),
+      session.raw(`${base}reconciliation/differences/`, { method: 'GET', asText: true }),
     );
     const lines = String(expect<string>(differing, 200, 'no differences') ?? '')
       .split('\n')

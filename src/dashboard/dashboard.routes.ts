@@ -15,6 +15,7 @@ import { guardWithSession, sendPage, signInRoutes } from './dashboard-auth.ts';
 import { errorPage } from './layout.ts';
 import { processPages } from './processes.pages.ts';
 import { supplierPages } from './suppliers.pages.ts';
+import { wavePages } from './waves.pages.ts';
 
 export interface DashboardDeps {
   db: Db;
@@ -90,6 +91,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardDeps> = async (app, de
     guardWithSession(guarded, deps.db);
     await guarded.register(supplierPages, { db: deps.db, suppliers: deps.suppliers });
     await guarded.register(processPages, { db: deps.db });
+    await guarded.register(wavePages, { db: deps.db });
     await guarded.register(apiKeyPages, { db: deps.db, keyScopes: deps.keyScopes });
   });
 };

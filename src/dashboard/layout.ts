@@ -4,6 +4,8 @@ import { type Html, html } from './html.ts';
 export interface PageContext {
   csrfToken: string;
   notice?: string | null;
+  /** The notice tells of a refused action: shown as an alert. */
+  refused?: boolean;
 }
 
 /**
@@ -75,7 +77,13 @@ ${postForm(ctx, '/dashboard/sign-out', 'Sign out')}
 </header>
 <main>
 <h1>${opts.title}</h1>
-${ctx.notice ? html`<p class="notice" role="status">${ctx.notice}</p>` : null}
+${
+  ctx.notice
+    ? ctx.refused
+      ? html`<p class="error" role="alert">${ctx.notice}</p>`
+      : html`<p class="notice" role="status">${ctx.notice}</p>`
+    : null
+}
 ${opts.main}
 </main>
 </body>`;

@@ -1,6 +1,31 @@
 import { Type } from '@sinclair/typebox';
+import type { ErrorCode } from '../errors/error-catalogue.ts';
+import { ERROR_CODE_DOCS } from '../errors/error-code-docs.ts';
 import { StringEnum } from '../http/schemas.ts';
 import { query } from './html.ts';
+
+/** A refused action, in the words of the error-code reference, and what to do here. */
+const refusal = (code: ErrorCode, todo: string) => () =>
+  `Refused (${code}): ${ERROR_CODE_DOCS[code].means} ${todo}`;
+
+/** Notices that say an action was refused: shown as an alert, not as a done deed. */
+const REFUSALS = {
+  'refused-reconciliation-differences': refusal(
+    'reconciliation_differences',
+    'Read the differences below; approve anyway (force) only once they are understood.',
+  ),
+  'refused-wave-approved': refusal('wave_approved', 'Correct its accounts with follow-up imports.'),
+  'refused-welcome-emails-sent': (sent: number) =>
+    `Refused (welcome_emails_sent): ${ERROR_CODE_DOCS.welcome_emails_sent.means} (${sent} sent.) Correct its accounts with follow-up imports instead.`,
+  'wave-name-mismatch': () => 'The name typed is not the wave’s name: nothing was rolled back.',
+} as const;
+
+/** The refusal notice of each wave act's 409 code. */
+export const WAVE_REFUSALS: Partial<Record<ErrorCode, keyof typeof REFUSALS>> = {
+  reconciliation_differences: 'refused-reconciliation-differences',
+  wave_approved: 'refused-wave-approved',
+  welcome_emails_sent: 'refused-welcome-emails-sent',
+};
 
 /**
  * What the page after an action says about it. The action redirects (303) with the notice's
@@ -16,6 +41,11 @@ const NOTICES = {
   'bulk-cancel': (changed: number, skipped: number) =>
     `${changed} process(es) cancelled; ${skipped} skipped (their state allows no cancel).`,
   revoked: () => 'The API key is revoked; its tokens stop working at once.',
+  'wave-approved': (released: number) =>
+    `The wave is approved (final): ${released} held welcome e-mail(s) released.`,
+  'wave-rolled-back': (processes: number) =>
+    `The wave is rolled back: ${processes} process(es) CANCELLED, their accounts and every row of them deleted.`,
+  ...REFUSALS,
 } as const;
 export type NoticeName = keyof typeof NOTICES;
 
@@ -30,6 +60,11 @@ export const NoticeQuery = {
 export function noticeText(q: { notice?: NoticeName; changed?: string; skipped?: string }): string | null {
   if (!q.notice) return null;
   return NOTICES[q.notice](Number(q.changed ?? 0), Number(q.skipped ?? 0));
+}
+
+/** The notice of a page and whether it tells of a refusal (for the page's context). */
+export function noticeOf(q: { notice?: NoticeName; changed?: string; skipped?: string }) {
+  return { notice: noticeText(q), refused: q.notice !== undefined && q.notice in REFUSALS };
 }
 
 /** The URL to go back to after an action, carrying its notice. */

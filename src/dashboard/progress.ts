@@ -61,6 +61,8 @@ export function describeMinutes(minutes: number): string {
 export interface SupplierSnapshot {
   code: string;
   status: SupplierWithCounts['status'];
+  /** The automatic pause the supplier is in (decision 0068), for the page's banner. */
+  automatic_pause: SupplierWithCounts['automatic_pause'];
   counts: Record<ImportProcessStatus, number>;
   per_minute: { minute: string; created: number }[];
   created_in_chart: number;
@@ -89,6 +91,7 @@ export async function supplierSnapshot(
   return {
     code,
     status: supplier.status,
+    automatic_pause: supplier.automatic_pause,
     counts: Object.fromEntries(IMPORT_PROCESS_STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<
       ImportProcessStatus,
       number

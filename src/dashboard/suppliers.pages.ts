@@ -6,6 +6,7 @@ import {
   type RefusalRow,
   readSupplierScheduleRefusals,
 } from '../account-import/refusals/schedule-refusals.ts';
+import { listSupplierWaves, type WaveSummary } from '../account-import/waves/wave-list.queries.ts';
 import { emailOutboxSummary } from '../accounts/welcome-emails/outbox.queries.ts';
 import { notFound } from '../errors/error-catalogue.ts';
 import { StringEnum } from '../http/schemas.ts';
@@ -44,6 +45,7 @@ const BulkBody = Type.Object(
 export const supplierPath = (code: string) => `/dashboard/suppliers/${seg(code)}/`;
 export const processesPath = (code: string, filter: Record<string, string | undefined> = {}) =>
   `${supplierPath(code)}processes/${query(filter)}`;
+export const wavePath = (code: string, wave: string) => `${supplierPath(code)}waves/${seg(wave)}/`;
 
 function pauseOrResume(ctx: PageContext, s: { code: string; status: string }) {
   if (s.status === 'Complete') return null;
@@ -105,6 +107,18 @@ function progressSection(snap: SupplierSnapshot): Html {
 </section>`;
 }
 
+/** While the worker's automatic pause holds the supplier (decision 0068): why, with its top error codes. */
+function automaticPauseBanner(snap: SupplierSnapshot): Html | null {
+  const pause = snap.automatic_pause;
+  if (snap.status !== 'Paused' || !pause) return null;
+  const at = wireDatetime(pause.paused_at);
+  return html`<div class="error" role="alert" data-banner="automatic-pause"><p>Paused automatically at <time datetime="${at}">${at}</time>: ${pause.errored} of the last ${pause.window} finished accounts ERRORED. Resume the supplier once the cause is dealt with.</p>
+<p>Top error codes:</p><ul>${pause.top_error_codes.map(
+    (c) =>
+      html`<li><a href="${processesPath(snap.code, { status: 'ERRORED', error_code: c.code })}"><code>${c.code}</code></a>: ${c.count}</li>`,
+  )}</ul></div>`;
+}
+
 async function errorsSection(ctx: PageContext, db: Db, code: string) {
   const rows = await errorCodeCounts(db, code);
   const bulk = (action: 'cancel' | 'retry', r: (typeof rows)[number]) =>
@@ -124,6 +138,27 @@ ${
 <td>${r.status === 'ERRORED' ? bulk('retry', r) : null} ${bulk('cancel', r)}</td></tr>`,
       )}</tbody></table>`
     : html`<p>No failed processes.</p>`
+}</section>`;
+}
+
+/** A wave's processes per state, the states it has only, in the state table's order. */
+export const processesPerState = (processes: Record<string, number>) =>
+  IMPORT_PROCESS_STATUSES.filter((st) => processes[st])
+    .map((st) => `${st} ${processes[st]}`)
+    .join(' · ') || 'none';
+
+const when = (d: Date | null) => (d ? wireDatetime(d) : '—');
+
+function wavesSection(code: string, waves: WaveSummary[]) {
+  return html`<section aria-labelledby="waves"><h2 id="waves">Waves</h2>
+${
+  waves.length
+    ? html`<table><thead><tr><th scope="col">Wave</th><th scope="col">Processes per state</th><th scope="col" class="num">Expected accounts</th><th scope="col">Approved</th><th scope="col">Rolled back</th></tr></thead>
+<tbody>${waves.map(
+        (w) =>
+          html`<tr data-wave="${w.wave}"><th scope="row"><a href="${wavePath(code, w.wave)}">${w.wave}</a></th><td>${processesPerState(w.processes)}</td><td class="num">${w.expected_accounts ?? '—'}</td><td>${when(w.approved_at)}</td><td>${when(w.rolled_back_at)}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p>No waves: no process names one and no expectations were uploaded.</p>`
 }</section>`;
 }
 
@@ -171,7 +206,9 @@ ${outboxSection(outbox)}`;
       // A div, not a p: a form closes an open p, which put the button on a line of its own.
       const main = html`<div class="status">Status: <strong data-field="status">${snap.status}</strong> ${pauseOrResume(ctx, snap)}
 <a href="${processesPath(code)}">All processes</a></div>
+${automaticPauseBanner(snap)}
 ${progressSection(snap)}
+${wavesSection(code, await listSupplierWaves(db, code))}
 ${await errorsSection(ctx, db, code)}
 ${await refusalsSection(db, code)}`;
       return sendPage(reply, page(ctx, { title: `Supplier ${code}`, main, chart: true }));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { pauseWhenErrored } from '../../src/account-import/queue/automatic-pause.ts';
 import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { dashboardSession } from '../helpers/dashboard.ts';
@@ -162,6 +163,30 @@ describe('dashboard pages and actions', () => {
     await s.post('/dashboard/suppliers/PG/status', { status: 'Ongoing' });
     assert.equal((await admin<{ status: string }>(t.app, 'GET', '/import-suppliers/PG/')).status, 'Ongoing');
     assert.equal((await s.post('/dashboard/suppliers/PG/status', { status: 'Complete' })).statusCode, 400);
+  });
+
+  it('shows why the worker paused a supplier automatically, until it is resumed', async () => {
+    await admin(t.app, 'POST', '/import-suppliers/', { code: 'AUTO' });
+    for (const n of [1, 2, 3, 4, 5, 6]) await stageProcess(t.db, 'AUTO', `BAD-${n}`, 'ERRORED');
+    for (const n of [1, 2, 3, 4]) await stageProcess(t.db, 'AUTO', `OK-${n}`, 'PROCESSED');
+    const check = await pauseWhenErrored(t.db, 'AUTO', { window: 10, share: 0.5 }, { logger: { warn() {} } });
+    assert.ok(check.pause, 'the worker check paused the supplier');
+    const page = (await s.get('/dashboard/suppliers/AUTO/')).body;
+    const banner = /<div class="error" role="alert" data-banner="automatic-pause">([\s\S]*?)<\/div>/.exec(
+      page,
+    )?.[1];
+    assert.ok(banner, 'the banner is on the page');
+    assert.match(
+      banner,
+      /Paused automatically at <time datetime="[0-9T:-]+Z">[0-9T:-]+Z<\/time>: 6 of the last 10 finished accounts ERRORED/,
+    );
+    assert.ok(
+      banner.includes(
+        '<a href="/dashboard/suppliers/AUTO/processes/?status=ERRORED&amp;error_code=meter_point_on_another_account"><code>meter_point_on_another_account</code></a>: 6',
+      ),
+    );
+    await s.post('/dashboard/suppliers/AUTO/status', { status: 'Ongoing' });
+    assert.doesNotMatch((await s.get('/dashboard/suppliers/AUTO/')).body, /data-banner="automatic-pause"/);
   });
 
   it('creates an API key shown once, and revokes it', async () => {

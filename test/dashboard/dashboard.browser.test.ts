@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -9,7 +9,12 @@ import { startWorker, type WorkerHandle } from '../../src/account-import/queue/w
 import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
-import { browserUnavailable, type HeadlessBrowser, launchBrowser } from '../helpers/browser.ts';
+import {
+  accessibilityProblems as axeProblems,
+  browserUnavailable,
+  type HeadlessBrowser,
+  launchBrowser,
+} from '../helpers/browser.ts';
 import { admin, createTestApp, OPERATOR_KEY, type TestApp } from '../helpers/test-app.ts';
 import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 
@@ -44,21 +49,7 @@ describe('the operator dashboard, in headless Chromium', { skip }, () => {
     return payload;
   }
 
-  /** Serious and critical axe-core findings on the page as it is now (axe is injected into every page). */
-  async function accessibilityProblems(name: string) {
-    // A string, run in the page (axe is its global there); the test's own TypeScript has no DOM.
-    const results: { id: string; impact: string; help: string; targets: string[] }[] = await page.evaluate(`
-      axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-        r.violations.map((v) => ({
-          id: v.id,
-          impact: v.impact,
-          help: v.help,
-          targets: v.nodes.map((node) => node.target.join(' ')),
-        })),
-      )`);
-    writeFileSync(join(ARTEFACTS, `axe-${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
-    return results.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  }
+  const accessibilityProblems = (name: string) => axeProblems(page, join(ARTEFACTS, `axe-${name}.json`));
 
   const shot = (name: string) => page.screenshot({ path: join(ARTEFACTS, `${name}.png`), fullPage: true });
   const count = async (status: string) =>

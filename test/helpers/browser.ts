@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium, installed by scripts/install-chromium.sh (run by `npm test` and CI). */
@@ -53,4 +53,23 @@ export async function launchBrowser(): Promise<HeadlessBrowser> {
       await browser.close();
     },
   };
+}
+
+/**
+ * Serious and critical axe-core findings on the page as it is now (axe injected into every page
+ * by an init script); every finding is written to `file`.
+ */
+export async function accessibilityProblems(page: Page, file: string) {
+  // A string, run in the page (axe is its global there); the test's own TypeScript has no DOM.
+  const results: { id: string; impact: string; help: string; targets: string[] }[] = await page.evaluate(`
+    axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+      r.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.map((node) => node.target.join(' ')),
+      })),
+    )`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

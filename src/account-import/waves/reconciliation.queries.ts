@@ -97,7 +97,10 @@ const selectReconciliation = sql(
           round(coalesce(sum(stored_ledger_balance), 0) - coalesce(sum(expected_ledger_balance), 0), 2)::text
             AS difference_ledger_balance,
           round(coalesce(sum(stored_transactions_total), 0) - coalesce(sum(expected_transactions_total), 0), 2)::text
-            AS difference_transactions_total
+            AS difference_transactions_total,
+          count(expected_meter_points) AS given_meter_points, count(expected_ledger_balance) AS given_ledger_balance,
+          count(expected_transactions) AS given_transactions,
+          count(expected_transactions_total) AS given_transactions_total
      FROM compared`,
 );
 
@@ -129,10 +132,10 @@ const selectWaveRecord = sql(
 
 export interface MeasureTotal {
   measure: Measure;
-  /** Counts as numbers, money as decimal strings (pence). */
-  expected: number | string;
+  /** Counts as numbers, money as decimal strings (pence); null when no expectation gives the measure. */
+  expected: number | string | null;
   stored: number | string;
-  difference: number | string;
+  difference: number | string | null;
 }
 
 export interface ReconciliationCounts {
@@ -178,13 +181,18 @@ export async function reconcileWave(q: Queryable, supplier: string, wave: string
     stored: r[`stored_${measure}`],
     difference: r[`difference_${measure}`],
   });
+  // A measure no expectation gives is not compared: its expected total is unknown, not 0.
+  const given = (total: MeasureTotal): MeasureTotal =>
+    total.measure === 'accounts' || n(r[`given_${total.measure}`]) > 0
+      ? total
+      : { ...total, expected: null, difference: null };
   const totals = [
     count('accounts', accounts.expected, accounts.imported),
     count('meter_points', n(r.expected_meter_points), n(r.stored_meter_points)),
     money('ledger_balance'),
     count('transactions', n(r.expected_transactions), n(r.stored_transactions)),
     money('transactions_total'),
-  ];
+  ].map(given);
   const clean = accounts.expected > 0 && accounts.differing + accounts.missing + accounts.unexpected === 0;
   return { accounts, totals, clean };
 }

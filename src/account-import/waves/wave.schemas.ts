@@ -6,8 +6,8 @@ import { Type } from '@sinclair/typebox';
 import { MEASURES } from './reconciliation.queries.ts';
 
 export const WaveName = Type.String({
-  pattern: '^[A-Za-z0-9._-]{1,64}$',
-  description: 'The wave: 1 to 64 of A-Z a-z 0-9 . _ -',
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
+  description: 'The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit.',
 });
 
 export const ReconciliationCounts = Type.Object({
@@ -24,8 +24,8 @@ const Amount = Type.Union([Type.Integer(), Type.String({ description: 'Money: a 
 export const MeasureTotals = Type.Array(
   Type.Object({
     measure: Type.String({ enum: [...MEASURES] }),
-    expected: Amount,
+    expected: Type.Union([Amount, Type.Null()], { description: 'null: no expectation gives this measure.' }),
     stored: Amount,
-    difference: Amount,
+    difference: Type.Union([Amount, Type.Null()]),
   }),
 );

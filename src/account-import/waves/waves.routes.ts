@@ -138,7 +138,11 @@ export const waveRoutes: FastifyPluginAsyncTypebox<{ db: Db; suppliers: Supplier
       const { import_supplier_code: supplier, wave } = request.params;
       if (!WAVE_NAME.test(wave)) {
         throw validationFailed('validation_error', [
-          item('wave', 'invalid_wave', 'A wave is 1 to 64 of A-Z a-z 0-9 . _ -.'),
+          item(
+            'wave',
+            'invalid_wave',
+            'A wave is 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit.',
+          ),
         ]);
       }
       if (!(await suppliers.get(supplier))) throw notFound('No import supplier has that code.');

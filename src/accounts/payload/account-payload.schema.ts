@@ -210,7 +210,7 @@ export const TaskParamsSchema = S.Obj(
       S.Nullable(
         S.Text({
           description:
-            "The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ - (invalid_wave). A re-schedule moves it to the wave it names (none when absent).",
+            "The wave of the supplier's migration the account belongs to, e.g. 2026-11-wave-1: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit (invalid_wave). A re-schedule moves it to the wave it names (none when absent).",
         }),
       ),
     ),

@@ -7,6 +7,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { WAVE_NAME } from '../../accounts/account-checks.ts';
 import {
   AccountPush,
   type AccountPushMode,
@@ -110,8 +111,8 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
     const given = accountsOnly.find((option) => values[option] !== undefined);
     if (given) return usage(io, `--${given} applies to accounts only`);
   }
-  if (values.wave !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(values.wave)) {
-    return usage(io, '--wave must be 1 to 64 of A-Z a-z 0-9 . _ -');
+  if (values.wave !== undefined && !WAVE_NAME.test(values.wave)) {
+    return usage(io, '--wave must be 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit');
   }
   try {
     accessSync(file, constants.R_OK);

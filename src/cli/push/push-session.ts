@@ -275,7 +275,10 @@ export class PushSession {
    * A request the generated client does not make as is: an NDJSON bulk body, or an operation of
    * a newer service than the client's types (the supplier's status).
    */
-  raw(path: string, init: { method: string; body?: string; bodyFile?: string; contentType?: string }) {
+  raw(
+    path: string,
+    init: { method: string; body?: string; bodyFile?: string; contentType?: string; asText?: boolean },
+  ) {
     // Encoded once, for every attempt; given a string, fetch would scan and re-encode each time
     // (≈ 4 % of a bulk push's CPU).
     const body = init.body === undefined ? undefined : Buffer.from(init.body);
@@ -295,9 +298,12 @@ export class PushSession {
       } as RequestInit);
       const text = await response.text();
       let data: unknown = text;
-      try {
-        data = JSON.parse(text);
-      } catch {}
+      // An NDJSON answer (asText) stays text, even when its one line happens to be JSON.
+      if (!init.asText || !response.ok) {
+        try {
+          data = JSON.parse(text);
+        } catch {}
+      }
       return { response, data };
     };
   }

@@ -1,6 +1,6 @@
 -- Waves of a migration (docs/decisions/0069-waves-and-reconciliation.md): a process belongs to the
 -- wave it was last scheduled in (task_params.wave), or to none.
-ALTER TABLE import_processes ADD COLUMN wave text CHECK (wave ~ '^[A-Za-z0-9._-]{1,64}$');
+ALTER TABLE import_processes ADD COLUMN wave text CHECK (wave ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$');
 CREATE INDEX import_processes_supplier_wave ON import_processes (import_supplier, wave, external_account_number)
   WHERE wave IS NOT NULL;
 
@@ -8,7 +8,7 @@ CREATE INDEX import_processes_supplier_wave ON import_processes (import_supplier
 -- A row exists once one of them happened; a wave with processes and no row has none of them.
 CREATE TABLE waves (
   import_supplier text NOT NULL REFERENCES import_suppliers (code),
-  wave text NOT NULL CHECK (wave ~ '^[A-Za-z0-9._-]{1,64}$'),
+  wave text NOT NULL CHECK (wave ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'),
   expectations_uploaded_at timestamptz,
   expected_accounts bigint,
   approved_at timestamptz,
