@@ -187,7 +187,13 @@ export function parseTaskParams(input: unknown, now: Date): Result<ScheduleTaskP
   }
   const wave = params.wave ?? null;
   if (wave !== null && !WAVE_NAME.test(wave)) {
-    errors.push(item('task_params.wave', 'invalid_wave', 'A wave is 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit.'));
+    errors.push(
+      item(
+        'task_params.wave',
+        'invalid_wave',
+        'A wave is 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit.',
+      ),
+    );
   }
   if (errors.length > 0) return { ok: false, errors };
   return {
