@@ -12,10 +12,11 @@
  * expectations (unexpected).
  */
 import { parseArgs } from 'node:util';
+import { selectReconciliation } from '../src/account-import/waves/reconciliation.queries.ts';
 import { sql } from '../src/infra/db/db.ts';
 import { DEFAULT_DATABASE_URL, openBenchDb, SUPPLIER, startFerry } from './env.ts';
 
-const { values } = parseArgs({ options: { accounts: { type: 'string' } } });
+const { values } = parseArgs({ options: { accounts: { type: 'string' }, explain: { type: 'boolean' } } });
 const accounts = Number(values.accounts ?? 1_000_000);
 const WAVE = 'big';
 const log = (msg: string) => process.stderr.write(`[reconcile] ${msg}\n`);
@@ -53,12 +54,20 @@ const generate = [
 
 const bdb = await openBenchDb('postgres', process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
 try {
+  // The service first: it creates the supplier the generated rows belong to.
+  const ferry = await startFerry(bdb.db);
   log(`db: ${bdb.label}; generating ${accounts} accounts`);
   const started = performance.now();
   for (const statement of generate) await bdb.db.query(sql('', statement));
   log(`generated in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
-  const ferry = await startFerry(bdb.db);
+  if (values.explain) {
+    const plan = await bdb.db.query<Record<string, string>>(
+      sql('', `EXPLAIN (ANALYZE, BUFFERS) ${selectReconciliation.text}`),
+      [SUPPLIER, WAVE],
+    );
+    log(plan.rows.map((r) => Object.values(r)[0]).join('\n'));
+  }
   let peakSampled = process.memoryUsage().rss;
   const rssBefore = peakSampled;
   const sampler = setInterval(() => {
