@@ -6106,7 +6106,14 @@ export interface operations {
                             approved_at: string | null;
                             expectations_uploaded_at: string | null;
                             expected_accounts: number | null;
-                            /** @description How many of its import processes are in each state. */
+                            /**
+                             * @description How many of its import processes are in each state.
+                             * @example {
+                             *       "PROCESSED": 29874,
+                             *       "ERRORED": 112,
+                             *       "PENDING": 14
+                             *     }
+                             */
                             processes: {
                                 [key: string]: number;
                             };

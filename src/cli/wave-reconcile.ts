@@ -7,7 +7,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { PushAbort, PushSession } from './push/push-session.ts';
+import { CONNECTION_OPTIONS, PushAbort, PushSession } from './push/push-session.ts';
 import { renderTable } from './table.ts';
 
 export const WAVE_RECONCILE_USAGE = `Usage:
@@ -160,17 +160,11 @@ export async function runWaveReconcile(argv: string[], io: WaveReconcileIo = def
 }
 
 function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      url: { type: 'string' },
-      'api-key': { type: 'string' },
-      expectations: { type: 'string' },
-      differences: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const options = {
+    ...CONNECTION_OPTIONS,
+    expectations: { type: 'string' },
+    differences: { type: 'string' },
+    json: { type: 'boolean' },
+  } as const;
+  return parseArgs({ args: argv, allowPositionals: true, strict: true, options });
 }

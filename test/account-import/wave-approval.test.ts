@@ -6,13 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startOutboxSender } from '../../src/accounts/welcome-emails/outbox-sender.ts';
 import { sql } from '../../src/infra/db/db.ts';
-import { createSmtpMailer } from '../../src/infra/mail/smtp-mailer.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { type SmtpTestServer, startSmtpTestServer } from '../helpers/smtp-test-server.ts';
 import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 import { expectWhatIsStored, scheduleInWave } from '../helpers/waves.ts';
+import { startTestOutboxSender } from '../helpers/welcome-outbox.ts';
 import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: answer bodies as JSON
@@ -20,7 +19,6 @@ type Obj = Record<string, any>;
 
 const HOLDING = 'HOLDING';
 const SENDING = 'SENDS';
-const quiet = { info() {}, warn() {}, error: (o: unknown) => console.error('ERR', o) };
 
 const outboxOf = sql(
   '',
@@ -62,15 +60,7 @@ describe('wave approval', () => {
       { config: { send_welcome_emails: true } },
       200,
     );
-    sender = startOutboxSender({
-      db: t.db,
-      mailer: createSmtpMailer(smtp.url, { timeoutMs: 5_000 }),
-      logger: quiet,
-      from: 'Ferry <welcome@ferry.example>',
-      leaseSeconds: 30,
-      idlePollMs: 20,
-      retry: { baseMs: 20, maxMs: 100 },
-    });
+    sender = startTestOutboxSender(t.db, smtp.url);
   });
   after(async () => {
     await sender?.stop();

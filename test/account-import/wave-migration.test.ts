@@ -6,12 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startOutboxSender } from '../../src/accounts/welcome-emails/outbox-sender.ts';
 import { sql } from '../../src/infra/db/db.ts';
-import { createSmtpMailer } from '../../src/infra/mail/smtp-mailer.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { type SmtpTestServer, startSmtpTestServer } from '../helpers/smtp-test-server.ts';
 import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
+import { startTestOutboxSender } from '../helpers/welcome-outbox.ts';
 import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
@@ -26,7 +25,6 @@ const HELD_BACK = 300;
 const FORGOTTEN = 299;
 /** The source's balances include a payment of 5.00 the supplier has not sent yet (differing). */
 const UNPAID = [1, 2, 3];
-const quiet = { info() {}, warn() {}, error: (o: unknown) => console.error('ERR', o) };
 
 /** The stored figures of the wave's accounts, read here with plain SQL, by account number n. */
 const storedFigures = sql(
@@ -73,15 +71,7 @@ describe(`a wave of ${ACCOUNTS} accounts, reconciled to the penny before custome
       { config: { send_welcome_emails: true, hold_welcome_emails: true } },
       200,
     );
-    sender = startOutboxSender({
-      db: t.db,
-      mailer: createSmtpMailer(smtp.url, { timeoutMs: 5_000 }),
-      logger: quiet,
-      from: 'Ferry <welcome@ferry.example>',
-      leaseSeconds: 30,
-      idlePollMs: 20,
-      retry: { baseMs: 20, maxMs: 100 },
-    });
+    sender = startTestOutboxSender(t.db, smtp.url);
   });
   after(async () => {
     await sender?.stop();

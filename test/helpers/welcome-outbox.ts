@@ -1,7 +1,22 @@
+import { startOutboxSender } from '../../src/accounts/welcome-emails/outbox-sender.ts';
 import type { FerryConfig } from '../../src/config.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
+import { createSmtpMailer } from '../../src/infra/mail/smtp-mailer.ts';
 import { accountFor } from './account-fixtures.ts';
 import { runWorkerUntilIdle } from './worker-run.ts';
+
+/** A sender delivering the outbox to the SMTP server at `smtpUrl` quickly, quiet but for errors. */
+export function startTestOutboxSender(db: Db, smtpUrl: string) {
+  return startOutboxSender({
+    db,
+    mailer: createSmtpMailer(smtpUrl, { timeoutMs: 5_000 }),
+    logger: { info() {}, warn() {}, error: (o: unknown) => console.error('ERR', o) },
+    from: 'Ferry <welcome@ferry.example>',
+    leaseSeconds: 30,
+    idlePollMs: 20,
+    retry: { baseMs: 20, maxMs: 100 },
+  });
+}
 
 /** The recipient of the n-th account's welcome e-mail. */
 export const recipientFor = (supplier: string, n: number) => `customer${n}@${supplier.toLowerCase()}.example`;

@@ -107,23 +107,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
           'with other accounts and processes included; two lines of one request are not compared). One ' +
           'result per account, in order, with the status and body the validate endpoint would have answered. ' +
           `More than ${MAX_BULK_ACCOUNTS} accounts, or a body over 32 MiB, are refused whole.`,
-        body: documentedOnly({
-          content: {
-            'application/json': { schema: Type.Array(AccountBody, { maxItems: MAX_BULK_ACCOUNTS }) },
-            'application/x-ndjson': {
-              schema: Type.String({ description: 'One account (bare or wrapped) per line.' }),
-            },
-          },
-        } as unknown as TSchema),
-        response: {
-          200: Type.Object(
-            { results: Type.Array(BulkValidateResult) },
-            { description: 'One result per account, in the order sent.' },
-          ),
-          400: BadRequest,
-          ...bodyErrorResponses,
-          ...authErrorResponses,
-        },
+        ...bulkSchemas(BulkValidateResult),
       },
     },
     async (request) => {
@@ -204,23 +188,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
           'account, in order, with the status and body the create endpoint would have answered. ' +
           `Blank NDJSON lines are skipped; more than ${MAX_BULK_ACCOUNTS} accounts, or a body over 32 MiB, are ` +
           'refused whole; a line over 5 MiB is refused alone (413 payload_too_large).',
-        body: documentedOnly({
-          content: {
-            'application/json': { schema: Type.Array(AccountBody, { maxItems: MAX_BULK_ACCOUNTS }) },
-            'application/x-ndjson': {
-              schema: Type.String({ description: 'One account (bare or wrapped) per line.' }),
-            },
-          },
-        } as unknown as TSchema),
-        response: {
-          200: Type.Object(
-            { results: Type.Array(BulkResult) },
-            { description: 'One result per account, in the order sent.' },
-          ),
-          400: BadRequest,
-          ...bodyErrorResponses,
-          ...authErrorResponses,
-        },
+        ...bulkSchemas(BulkResult),
       },
     },
     async (request) => {
@@ -291,6 +259,29 @@ const BulkValidateResult = Type.Object({
     "The validate endpoint's body for this account: {} when valid.",
   ),
 });
+
+/** The body and answers of a bulk route: up to 1,000 accounts, one result each, in order. */
+function bulkSchemas(result: TSchema) {
+  return {
+    body: documentedOnly({
+      content: {
+        'application/json': { schema: Type.Array(AccountBody, { maxItems: MAX_BULK_ACCOUNTS }) },
+        'application/x-ndjson': {
+          schema: Type.String({ description: 'One account (bare or wrapped) per line.' }),
+        },
+      },
+    } as unknown as TSchema),
+    response: {
+      200: Type.Object(
+        { results: Type.Array(result) },
+        { description: 'One result per account, in the order sent.' },
+      ),
+      400: BadRequest,
+      ...bodyErrorResponses,
+      ...authErrorResponses,
+    },
+  };
+}
 
 /** The bodies of a bulk request, one per account; a request that is not a list is refused whole. */
 function bulkLinesOf(body: unknown): BodyLine[] {

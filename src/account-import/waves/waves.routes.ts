@@ -47,6 +47,7 @@ const WaveListView = Type.Object({
       wave: Type.String(),
       processes: Type.Record(Type.String(), Type.Integer(), {
         description: 'How many of its import processes are in each state.',
+        examples: [{ PROCESSED: 29_874, ERRORED: 112, PENDING: 14 }],
       }),
       expected_accounts: Type.Union([Type.Integer(), Type.Null()]),
       expectations_uploaded_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),

@@ -18,7 +18,7 @@ import {
 import { FOLLOW_UP_KINDS, type FollowUpKind, FollowUpPush } from './push-follow-ups.ts';
 import { countInputLines } from './push-input.ts';
 import { startProgress } from './push-progress.ts';
-import { PushAbort, PushSession } from './push-session.ts';
+import { CONNECTION_OPTIONS, PushAbort, PushSession } from './push-session.ts';
 import { formatSummary, summarizeReport, writeSummary } from './push-summary.ts';
 import { DEFAULT_PAUSE_TIMING, type PauseTiming, SUPPLIER_PATH } from './push-supplier-pause.ts';
 
@@ -216,8 +216,7 @@ function parsePushArgs(argv: string[]) {
     allowPositionals: true,
     strict: true,
     options: {
-      url: { type: 'string' },
-      'api-key': { type: 'string' },
+      ...CONNECTION_OPTIONS,
       report: { type: 'string' },
       concurrency: { type: 'string' },
       'dry-run': { type: 'boolean' },
@@ -226,7 +225,6 @@ function parsePushArgs(argv: string[]) {
       'no-wait': { type: 'boolean' },
       'retry-rejected': { type: 'boolean' },
       wave: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
   });
 }

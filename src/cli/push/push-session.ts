@@ -9,6 +9,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Client } from 'openapi-fetch';
 import { createFerryClient, type paths } from '../../client/index.ts';
 
+/** The options of every supplier command (`push`, `wave reconcile`) that say where and who. */
+export const CONNECTION_OPTIONS = {
+  url: { type: 'string' },
+  'api-key': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 /** The run cannot go on (exit 2): the server is unreachable, the key is bad, or retries ran out. */
 export class PushAbort extends Error {}
 
