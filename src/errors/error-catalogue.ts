@@ -178,8 +178,8 @@ export const throttled = (retryAfterSeconds: number) =>
 
 export const serverError = () => new ApiError('server_error', 'A server error occurred.');
 
-export const unsupportedMediaType = () =>
-  new ApiError('unsupported_media_type', 'Send the body as application/json.');
+export const unsupportedMediaType = (detail = 'Send the body as application/json.') =>
+  new ApiError('unsupported_media_type', detail);
 
 export const payloadTooLarge = (limitBytes: number) =>
   new ApiError(

@@ -23,6 +23,7 @@ describe('the account bare or wrapped', () => {
       isDryRun: false,
       scheduleWindowStart: null,
       scheduleWindowEnd: null,
+      wave: null,
     });
   });
 
@@ -49,6 +50,7 @@ describe('the account bare or wrapped', () => {
       isDryRun: true,
       scheduleWindowStart: '2025-06-01T13:00:00.000Z',
       scheduleWindowEnd: at(2 * DAY),
+      wave: null,
     });
   });
 
@@ -104,6 +106,7 @@ describe('task parameters', () => {
       isDryRun: false,
       scheduleWindowStart: null,
       scheduleWindowEnd: null,
+      wave: null,
     });
   });
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 
 interface Route {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
 }
 
@@ -36,7 +36,9 @@ describe('authentication and supplier scoping on every data-import route', () =>
     t.app.inject({
       method: r.method,
       url: r.path.replace('{import_supplier_code}', supplier).replace(/\{[a-z_]+\}/g, 'ext-1'),
-      headers,
+      headers: r.method === 'PUT' ? { ...headers, 'content-type': 'application/x-ndjson' } : headers,
+      // A wave's expectations (the one PUT) are NDJSON.
+      ...(r.method === 'PUT' ? { payload: '{"external_account_number": "ext-1"}\n' } : {}),
       ...(r.method === 'POST'
         ? {
             payload: (body ??
@@ -50,10 +52,11 @@ describe('authentication and supplier scoping on every data-import route', () =>
     });
 
   it('finds the data-import routes in the OpenAPI document', () => {
-    // validate, create, bulk create, V2 status, V2 statuses, V1 status, three lists, notes,
-    // transactions, statements, payment instruction, V1 validate-account, create-or-update and
-    // process, and the supplier's own status
-    assert.equal(routes.length, 17, routes.map((r) => `${r.method} ${r.path}`).join('\n'));
+    // validate, bulk validate, create, bulk create, V2 status, V2 statuses, V1 status, three lists,
+    // notes, transactions, statements, payment instruction, V1 validate-account, create-or-update
+    // and process, the supplier's own status, and the waves: list, expectations, reconciliation
+    // and its differences
+    assert.equal(routes.length, 22, routes.map((r) => `${r.method} ${r.path}`).join('\n'));
   });
 
   it('answers 401 not_authenticated without an Authorization header', async () => {

@@ -6,11 +6,11 @@
  * (403, from the path parameter) before anything is looked up.
  */
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { WAVE_NAME } from '../../accounts/account-checks.ts';
-import { notFound, validationFailed } from '../../errors/error-catalogue.ts';
+import { notFound, unsupportedMediaType, validationFailed } from '../../errors/error-catalogue.ts';
 import { item } from '../../errors/error-items.ts';
 import { documentedOnly } from '../../http/json-body.ts';
 import { authErrorResponses, BadRequest, ErrorRef, SupplierCodeParam } from '../../http/schemas.ts';
@@ -147,7 +147,11 @@ export const waveRoutes: FastifyPluginAsyncTypebox<{ db: Db; suppliers: Supplier
         ]);
       }
       if (!(await suppliers.get(supplier))) throw notFound('No import supplier has that code.');
-      return replaceExpectations(db, supplier, wave, bodyLines(request.body as Readable));
+      // This scope's NDJSON parser hands the request's own stream on; any other body is not NDJSON.
+      const body = request.body;
+      if (!(body instanceof Readable))
+        throw unsupportedMediaType('Send the expectations as application/x-ndjson.');
+      return replaceExpectations(db, supplier, wave, bodyLines(body));
     },
   );
 
