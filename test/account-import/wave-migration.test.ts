@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { type SmtpTestServer, startSmtpTestServer } from '../helpers/smtp-test-server.ts';
 import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
+import { money, pence, postPayment, storedFigures } from '../helpers/waves.ts';
 import { startTestOutboxSender } from '../helpers/welcome-outbox.ts';
 import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 
@@ -25,27 +25,6 @@ const HELD_BACK = 300;
 const FORGOTTEN = 299;
 /** The source's balances include a payment of 5.00 the supplier has not sent yet (differing). */
 const UNPAID = [1, 2, 3];
-
-/** The stored figures of the wave's accounts, read here with plain SQL, by account number n. */
-const storedFigures = sql(
-  '',
-  `SELECT a.external_account_number,
-          round(a.balance, 2)::text AS ledger_balance,
-          (SELECT count(*)::int FROM meter_points m WHERE m.account_id = a.id) AS meter_points,
-          (SELECT count(*)::int FROM transactions t WHERE t.account_id = a.id) AS transactions,
-          (SELECT round(coalesce(sum(t.amount), 0), 2)::text FROM transactions t WHERE t.account_id = a.id) AS transactions_total
-     FROM accounts a WHERE a.import_supplier = $1`,
-);
-
-const pence = (amount: string) => {
-  const [whole, frac = ''] = amount.split('.');
-  const units = BigInt(whole.replace('-', '')) * 100n + BigInt(`${frac}00`.slice(0, 2));
-  return whole.startsWith('-') ? -units : units;
-};
-const money = (p: bigint) => {
-  const abs = p < 0n ? -p : p;
-  return `${p < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
-};
 
 const account = (n: number): Obj => {
   const a = accountFor(SUPPLIER, n);
@@ -91,30 +70,10 @@ describe(`a wave of ${ACCOUNTS} accounts, reconciled to the penny before custome
     await runWorkerUntilIdle(t.config, t.db, { timeoutMs: 120_000 });
   };
   const pay = async (n: number, id: string, amount: string) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/v1/data-import/transactions/create/',
-      headers,
-      payload: {
-        import_supplier: SUPPLIER,
-        external_account_number: ext(n),
-        transactions: [
-          {
-            transaction_id: id,
-            transaction_date: new Date().toISOString().slice(0, 10),
-            amount,
-            type: 'PAYMENT',
-            reason: 'ACCOUNT_CHARGE_PAYMENT',
-          },
-        ],
-      },
-    });
+    const res = await postPayment(t.app, headers, { supplier: SUPPLIER, external: ext(n) }, id, amount);
     assert.equal(res.statusCode, 201, res.body);
   };
-  const stored = async () =>
-    new Map(
-      (await t.db.query<Obj>(storedFigures, [SUPPLIER])).rows.map((r) => [r.external_account_number, r]),
-    );
+  const stored = () => storedFigures(t.db, SUPPLIER);
   const upload = async (lines: Obj[]) => {
     const res = await t.app.inject({
       method: 'PUT',

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
+import { money, pence, postPayment, storedFigures } from '../helpers/waves.ts';
 import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 
 const SUPPLIER = 'WAVES';
@@ -16,28 +17,8 @@ const WAVES = `/v2/data-import/waves/${SUPPLIER}/`;
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
 type Obj = Record<string, any>;
 
-/** What the stored records say of an account, read here with plain SQL (not the code under test). */
-const storedOf = sql(
-  '',
-  `SELECT round(a.balance, 2)::text AS ledger_balance,
-          (SELECT count(*)::int FROM meter_points m WHERE m.account_id = a.id) AS meter_points,
-          (SELECT count(*)::int FROM transactions t WHERE t.account_id = a.id) AS transactions,
-          (SELECT round(coalesce(sum(t.amount), 0), 2)::text FROM transactions t WHERE t.account_id = a.id) AS transactions_total
-     FROM accounts a WHERE a.import_supplier = $1 AND a.external_account_number = $2`,
-);
-
-/** A decimal string as pence, exactly. */
-const pence = (amount: string) => {
-  const [whole, frac = ''] = amount.split('.');
-  const units = BigInt(whole.replace('-', '')) * 100n + BigInt(`${frac}00`.slice(0, 2));
-  return whole.startsWith('-') ? -units : units;
-};
 /** Adds `more` pence (signed) to a decimal string, exactly, as "12.30". */
-const plus = (amount: string, more: bigint) => {
-  const total = pence(amount) + more;
-  const abs = total < 0n ? -total : total;
-  return `${total < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
-};
+const plus = (amount: string, more: bigint) => money(pence(amount) + more);
 
 describe('waves: scheduling, expectations and reconciliation', () => {
   let t: TestApp;
@@ -80,7 +61,7 @@ describe('waves: scheduling, expectations and reconciliation', () => {
       .filter(Boolean)
       .map((l) => JSON.parse(l));
   };
-  const stored = async (external: string) => (await t.db.query<Obj>(storedOf, [SUPPLIER, external])).rows[0];
+  const stored = async (external: string) => (await storedFigures(t.db, SUPPLIER)).get(external) as Obj;
 
   it('refuses a wave name outside 1–64 of A-Z a-z 0-9 . _ -, at task_params.wave', async () => {
     for (const wave of ['', 'a b', 'x'.repeat(65), 'é', 7]) {
@@ -260,24 +241,13 @@ describe('waves: scheduling, expectations and reconciliation', () => {
   it('follows the stored records: a follow-up transaction moves the reconciled balance', async () => {
     const ext = accountFor(SUPPLIER, 1).external_account_number;
     const before = await stored(ext);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/v1/data-import/transactions/create/',
+    const res = await postPayment(
+      t.app,
       headers,
-      payload: {
-        import_supplier: SUPPLIER,
-        external_account_number: ext,
-        transactions: [
-          {
-            transaction_id: 'wave-fix-1',
-            transaction_date: new Date().toISOString().slice(0, 10),
-            amount: '7.77',
-            type: 'PAYMENT',
-            reason: 'ACCOUNT_CHARGE_PAYMENT',
-          },
-        ],
-      },
-    });
+      { supplier: SUPPLIER, external: ext },
+      'wave-fix-1',
+      '7.77',
+    );
     assert.equal(res.statusCode, 201, res.body);
     const now = await stored(ext);
     assert.notEqual(now.ledger_balance, before.ledger_balance);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +13,7 @@ import {
   browserUnavailable,
   type HeadlessBrowser,
   launchBrowser,
+  openDashboardPage,
 } from '../helpers/browser.ts';
 import { admin, createTestApp, OPERATOR_KEY, type TestApp } from '../helpers/test-app.ts';
 import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
@@ -21,7 +21,6 @@ import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
 const skip = browserUnavailable() ?? false;
 /** Screenshots of every run (gitignored); docs/screenshots/dashboard/ keeps one set from a real run. */
 const ARTEFACTS = 'test-artefacts/dashboard';
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SUPPLIER = 'LIVE';
 const DAY = 86400e3;
 const silent = { info() {}, warn() {}, error: (o: unknown) => console.error('worker', o) };
@@ -34,7 +33,7 @@ describe('the operator dashboard, in headless Chromium', { skip }, () => {
   let page: Page;
   let n = 0;
   const loadedElsewhere: string[] = [];
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[];
 
   async function stage(payload = accountFor(SUPPLIER, ++n), start = new Date()) {
     await scheduleImportProcess(t.db, {
@@ -89,16 +88,9 @@ describe('the operator dashboard, in headless Chromium', { skip }, () => {
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     worker = startWorker(t.config, { db: t.db, logger: silent, idlePollMs: 50 });
     browser = await launchBrowser();
-    const context = await browser.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    // An init script is injected by the browser itself, so the page's CSP need not allow it.
-    await context.addInitScript({ path: AXE_SOURCE });
-    page = await context.newPage();
-    page.on('dialog', (dialog) => dialog.accept());
+    ({ page, consoleErrors } = await openDashboardPage(browser));
     page.on('requestfinished', (r) => {
       if (!r.url().startsWith(base) && !r.url().startsWith('data:')) loadedElsewhere.push(r.url());
-    });
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
     });
   });
   after(async () => {

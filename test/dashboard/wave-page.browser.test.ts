@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -10,13 +9,13 @@ import {
   browserUnavailable,
   type HeadlessBrowser,
   launchBrowser,
+  openDashboardPage,
 } from '../helpers/browser.ts';
 import { createTestApp, OPERATOR_KEY, type TestApp } from '../helpers/test-app.ts';
 import { importWaves, uploadExpectations } from '../helpers/wave-setup.ts';
 
 const skip = browserUnavailable() ?? false;
 const ARTEFACTS = 'test-artefacts/dashboard';
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SUPPLIER = 'WAVES';
 
 describe("a wave's page, in headless Chromium", { skip }, () => {
@@ -24,7 +23,7 @@ describe("a wave's page, in headless Chromium", { skip }, () => {
   let browser: HeadlessBrowser;
   let base: string;
   let page: Page;
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[];
 
   const accessibilityProblems = (name: string) => axeProblems(page, join(ARTEFACTS, `axe-${name}.json`));
   const shot = (name: string) => page.screenshot({ path: join(ARTEFACTS, `${name}.png`), fullPage: true });
@@ -38,13 +37,7 @@ describe("a wave's page, in headless Chromium", { skip }, () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchBrowser();
-    const context = await browser.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript({ path: AXE_SOURCE });
-    page = await context.newPage();
-    page.on('dialog', (dialog) => dialog.accept());
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
-    });
+    ({ page, consoleErrors } = await openDashboardPage(browser));
     await page.goto(`${base}/dashboard/`);
     await page.getByLabel('Operator key').fill(OPERATOR_KEY);
     await page.getByRole('button', { name: 'Sign in' }).click();

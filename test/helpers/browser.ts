@@ -1,5 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** Debian's Chromium, installed by scripts/install-chromium.sh (run by `npm test` and CI). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -72,4 +75,20 @@ export async function accessibilityProblems(page: Page, file: string) {
     )`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   return results.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * A dashboard tab: 1280×900, axe injected into every page (an init script is injected by the
+ * browser itself, so the page's CSP need not allow it), dialogs accepted, console errors kept.
+ */
+export async function openDashboardPage(browser: HeadlessBrowser) {
+  const context = await browser.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript({ path: AXE_SOURCE });
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on('dialog', (dialog) => dialog.accept());
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  return { page, consoleErrors };
 }

@@ -5,6 +5,66 @@ import { type Db, type Queryable, sql } from '../../src/infra/db/db.ts';
 // biome-ignore lint/suspicious/noExplicitAny: account fixtures as JSON
 type Obj = Record<string, any>;
 
+/** A decimal string as pence, exactly. */
+export const pence = (amount: string) => {
+  const [whole, frac = ''] = amount.split('.');
+  const units = BigInt(whole.replace('-', '')) * 100n + BigInt(`${frac}00`.slice(0, 2));
+  return whole.startsWith('-') ? -units : units;
+};
+
+/** Pence (signed) as a decimal string, "-12.30". */
+export const money = (p: bigint) => {
+  const abs = p < 0n ? -p : p;
+  return `${p < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+};
+
+const selectStoredFigures = sql(
+  '',
+  `SELECT a.external_account_number,
+          round(a.balance, 2)::text AS ledger_balance,
+          (SELECT count(*)::int FROM meter_points m WHERE m.account_id = a.id) AS meter_points,
+          (SELECT count(*)::int FROM transactions t WHERE t.account_id = a.id) AS transactions,
+          (SELECT round(coalesce(sum(t.amount), 0), 2)::text FROM transactions t WHERE t.account_id = a.id) AS transactions_total
+     FROM accounts a WHERE a.import_supplier = $1`,
+);
+
+/**
+ * What the stored records say of each account of `supplier`, by external account number: read
+ * with plain SQL, not by the reconciliation under test.
+ */
+export async function storedFigures(db: Queryable, supplier: string): Promise<Map<string, Obj>> {
+  const { rows } = await db.query<Obj>(selectStoredFigures, [supplier]);
+  return new Map(rows.map((r) => [r.external_account_number, r]));
+}
+
+/** A follow-up PAYMENT of `amount`, dated today, on an imported account (201 expected of it). */
+export function postPayment(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  account: { supplier: string; external: string },
+  transactionId: string,
+  amount: string,
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/v1/data-import/transactions/create/',
+    headers,
+    payload: {
+      import_supplier: account.supplier,
+      external_account_number: account.external,
+      transactions: [
+        {
+          transaction_id: transactionId,
+          transaction_date: new Date().toISOString().slice(0, 10),
+          amount,
+          type: 'PAYMENT',
+          reason: 'ACCOUNT_CHARGE_PAYMENT',
+        },
+      ],
+    },
+  });
+}
+
 /** Schedules each account (V2 create) in wave `wave` (null: none); every answer must be 201. */
 export async function scheduleInWave(
   app: FastifyInstance,
