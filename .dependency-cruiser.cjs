@@ -14,6 +14,7 @@ const LAYERS = [
   { name: 'auth', rank: 5, path: '^src/auth/' },
   { name: 'suppliers', rank: 5, path: '^src/suppliers/' },
   { name: 'accounts', rank: 6, path: '^src/accounts/' },
+  { name: 'events', rank: 6, path: '^src/events/' },
   { name: 'account-import', rank: 7, path: '^src/account-import/' },
   { name: 'follow-ups', rank: 7, path: '^src/follow-ups/' },
   { name: 'api', rank: 8, path: '^src/api/' },

@@ -22,6 +22,7 @@ import { registerTokenMutation } from './auth/token-mutation.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { FerryConfig } from './config.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
+import { eventRoutes } from './events/events.routes.ts';
 import type { FollowUpDeps } from './follow-ups/follow-up.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { frameworkErrorOptions, MAX_PATH_PARAM_LENGTH } from './http/framework-errors.ts';
@@ -129,6 +130,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     await scope.register(statusRoutes, { db });
     await scope.register(supplierStatusRoutes, { suppliers });
     await scope.register(waveRoutes, { db, suppliers });
+    await scope.register(eventRoutes, { db });
     // Follow-up imports on imported accounts.
     const followUp: FollowUpDeps = {
       db,

@@ -17,13 +17,17 @@ declare module 'fastify' {
   }
 }
 
-/** Supplier codes a request names: the path parameter and the body's `import_supplier` (or `_code`). */
+/**
+ * Supplier codes a request names: the path parameter, the query's `import_supplier` (the event
+ * feed) and the body's `import_supplier` (or `_code`).
+ */
 function suppliersNamed(request: FastifyRequest): string[] {
   const named: string[] = [];
-  const { params, body } = request;
+  const { params, query, body } = request;
   if (isJsonObject(params) && typeof params.import_supplier_code === 'string') {
     named.push(params.import_supplier_code);
   }
+  if (isJsonObject(query) && typeof query.import_supplier === 'string') named.push(query.import_supplier);
   return [...named, ...suppliersNamedIn(body)];
 }
 

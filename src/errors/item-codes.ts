@@ -35,6 +35,7 @@ const SCHEDULING_CODES = serviceCodes.scheduling satisfies Record<string, ItemCo
 const FOLLOW_UP_CODES = serviceCodes.follow_ups satisfies Record<string, ItemCodeEntry>;
 const OPERATOR_CODES = serviceCodes.operator satisfies Record<string, ItemCodeEntry>;
 const WAVE_CODES = serviceCodes.waves satisfies Record<string, ItemCodeEntry>;
+const EVENT_CODES = serviceCodes.events satisfies Record<string, ItemCodeEntry>;
 
 type AccountRuleCode = {
   [Part in keyof typeof ACCOUNT_RULE_CODES]: keyof (typeof ACCOUNT_RULE_CODES)[Part];
@@ -49,7 +50,8 @@ export type ItemCode =
   | keyof typeof SCHEDULING_CODES
   | keyof typeof FOLLOW_UP_CODES
   | keyof typeof OPERATOR_CODES
-  | keyof typeof WAVE_CODES;
+  | keyof typeof WAVE_CODES
+  | keyof typeof EVENT_CODES;
 
 const ACCOUNT_ENDPOINTS =
   'the account endpoints (V2 validate, create and bulk; V1 validate-account, create-or-update and process)';
@@ -104,6 +106,12 @@ export const ITEM_CODE_GROUPS: readonly ItemCodeGroup[] = [
       "A wave's expectations (PUT /v2/data-import/waves/<supplier>/<wave>/expectations/), at `<line>.<field>`.",
     todo: 'Correct the lines named, and upload the whole file again: nothing of it was stored.',
     codes: WAVE_CODES,
+  },
+  {
+    title: 'Events',
+    where: 'The event feed (GET /v2/data-import/events/), at `after` or `types`.',
+    todo: CORRECT_AND_RESEND,
+    codes: EVENT_CODES,
   },
 ];
 

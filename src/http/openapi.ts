@@ -151,6 +151,7 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'account import', description: 'Validate, schedule and follow account creation.' },
         { name: 'query', description: "Lists of a supplier's import processes." },
         { name: 'post account import', description: 'Data attached to imported accounts.' },
+        { name: 'events', description: 'What happened, as a feed, a live stream or webhooks.' },
         { name: 'authentication', description: 'Tokens for the data-import API.' },
         { name: 'admin', description: "The operator's API." },
         ERROR_CODES_TAG,

@@ -10,6 +10,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /v2/data-import/accounts/bulk/': 'scheduleAccountCreationInBulk',
   'POST /v2/data-import/accounts/validate/bulk/': 'validateAccountsInBulk',
   'GET /v2/data-import/waves/:import_supplier_code/': 'listWaves',
+  'GET /v2/data-import/events/': 'listEvents',
   'PUT /v2/data-import/waves/:import_supplier_code/:wave/expectations/': 'putWaveExpectations',
   'GET /v2/data-import/waves/:import_supplier_code/:wave/reconciliation/': 'getWaveReconciliation',
   'GET /v2/data-import/waves/:import_supplier_code/:wave/reconciliation/differences/': 'getWaveDifferences',

@@ -1,5 +1,6 @@
 import { type Db, isUniqueViolation, type Queryable, sql } from '../infra/db/db.ts';
 import { NotifiedCache, type NotifiedCacheOptions } from '../infra/db/notified-cache.ts';
+import { SUPPLIER_EVENTS } from '../vocabulary/event-types.ts';
 import { IMPORT_PROCESS_STATUSES, type ImportProcessStatus } from '../vocabulary/import-process-states.ts';
 
 export const SUPPLIER_STATUSES = ['Ongoing', 'Paused', 'Complete'] as const;
@@ -59,16 +60,26 @@ const selectSupplier = sql('selectSupplier', `SELECT ${COLUMNS} FROM import_supp
 const selectSuppliers = sql('selectSuppliers', `SELECT ${COLUMNS} FROM import_suppliers ORDER BY code`);
 const updateSupplier = sql(
   'updateSupplier',
-  `WITH updated AS (
-     UPDATE import_suppliers
-        SET status = coalesce($2, status),
-            document_root = coalesce($3, document_root),
-            config = config || coalesce($4::jsonb, '{}'::jsonb),
+  `WITH before AS (
+     SELECT code, status FROM import_suppliers WHERE code = $1 FOR UPDATE
+   ), updated AS (
+     UPDATE import_suppliers s
+        SET status = coalesce($2, s.status),
+            document_root = coalesce($3, s.document_root),
+            config = s.config || coalesce($4::jsonb, '{}'::jsonb),
             -- Any status but Paused ends an automatic pause (the dashboard's banner goes).
-            automatic_pause = CASE WHEN $2::text IS NOT NULL AND $2::text <> 'Paused' THEN NULL ELSE automatic_pause END,
+            automatic_pause = CASE WHEN $2::text IS NOT NULL AND $2::text <> 'Paused' THEN NULL ELSE s.automatic_pause END,
             modified_at = now()
-      WHERE code = $1
-     RETURNING ${COLUMNS}
+       FROM before b
+      WHERE s.code = b.code
+     RETURNING ${COLUMNS.split(', ')
+       .map((c) => `s.${c}`)
+       .join(', ')}, b.status AS previous_status
+   ), event AS (
+     -- The feed tells of a status change (events, migration 0019).
+     INSERT INTO import_supplier_events (import_supplier, event, occurred_at, data)
+     SELECT code, '${SUPPLIER_EVENTS.STATUS_CHANGED}', now(), jsonb_build_object('from', previous_status, 'to', status)
+       FROM updated WHERE status <> previous_status
    )
    SELECT ${COLUMNS} FROM updated CROSS JOIN LATERAL (SELECT pg_notify('ferry_supplier_changed', code)) n`,
 );

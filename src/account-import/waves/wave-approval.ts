@@ -4,8 +4,10 @@
  */
 import { lockWaveForApproval, releaseHeldWelcomeEmails } from '../../accounts/welcome-emails/wave-hold.ts';
 import { apiError, notFound } from '../../errors/error-catalogue.ts';
+import { recordSupplierEvent } from '../../events/event-feed.ts';
 import type { Db } from '../../infra/db/db.ts';
 import { findSupplier } from '../../suppliers/suppliers.queries.ts';
+import { SUPPLIER_EVENTS } from '../../vocabulary/event-types.ts';
 import { reconcileWave } from './reconciliation.queries.ts';
 import { lockWaveRecord, recordApproval, type WaveApproval } from './wave-record.queries.ts';
 
@@ -47,6 +49,11 @@ export async function approveWave(
     await lockWaveForApproval(tx, supplier, wave);
     const approved = await recordApproval(tx, supplier, wave, by, { accounts, totals, forced: !clean });
     const released = await releaseHeldWelcomeEmails(tx, supplier, wave);
+    await recordSupplierEvent(tx, {
+      supplier,
+      type: SUPPLIER_EVENTS.WAVE_APPROVED,
+      data: { wave, forced: !clean, accounts, released_emails: released },
+    });
     return { ...approved, released_emails: released };
   });
 }

@@ -6,8 +6,10 @@
  * un-migrated silently). A dry run takes the same locks and checks and answers the counts.
  */
 import { apiError, notFound } from '../../errors/error-catalogue.ts';
+import { recordSupplierEvent } from '../../events/event-feed.ts';
 import type { Db } from '../../infra/db/db.ts';
 import { findSupplier } from '../../suppliers/suppliers.queries.ts';
+import { SUPPLIER_EVENTS } from '../../vocabulary/event-types.ts';
 import { waveApprovedError } from './wave-approval.ts';
 import { lockWaveRecord, recordRollback } from './wave-record.queries.ts';
 import {
@@ -54,6 +56,11 @@ export async function rollBackWave(
     }
     const { processes, ...rows } = await deleteWaveAccounts(tx, supplier, wave, { by });
     const at = await recordRollback(tx, supplier, wave, by, { processes, rows });
+    await recordSupplierEvent(tx, {
+      supplier,
+      type: SUPPLIER_EVENTS.WAVE_ROLLED_BACK,
+      data: { wave, processes, rows },
+    });
     return { dry_run: false, processes, rows, rolled_back_at: at };
   });
 }

@@ -1,9 +1,11 @@
 import { findImportedAccount, lockImportedAccount } from '../../accounts/imported-account.ts';
 import { type ErrorItem, item } from '../../errors/error-items.ts';
+import { recordAccountEvent } from '../../events/event-feed.ts';
 import { forEachConcurrently } from '../../infra/concurrency.ts';
 import { resolveDocumentKey } from '../../infra/storage/document-path.ts';
 import { findSupplier } from '../../suppliers/suppliers.queries.ts';
 import { utcInstantText } from '../../vocabulary/calendar-date.ts';
+import { FOLLOW_UP_EVENTS } from '../../vocabulary/event-types.ts';
 import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps, followUpValidationFailed } from '../follow-up.ts';
 import { insertNoteRows, type NewNote, sameNoteCandidates } from './notes.queries.ts';
@@ -167,6 +169,14 @@ export async function createNotes(deps: FollowUpDeps, request: NotesRequest): Pr
       };
     });
     await insertNoteRows(tx, locked.id, toInsert);
+    if (toInsert.length > 0) {
+      await recordAccountEvent(tx, {
+        supplier: locked.import_supplier,
+        externalAccountNumber: locked.external_account_number,
+        type: FOLLOW_UP_EVENTS.NOTE_ADDED,
+        data: { notes: toInsert.length },
+      });
+    }
     return results;
   });
 }

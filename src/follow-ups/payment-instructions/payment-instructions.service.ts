@@ -1,6 +1,8 @@
 import { findImportedAccount, lockImportedAccount } from '../../accounts/imported-account.ts';
 import { apiError } from '../../errors/error-catalogue.ts';
+import { recordAccountEvent } from '../../events/event-feed.ts';
 import { withTransientRetry } from '../../infra/db/db.ts';
+import { FOLLOW_UP_EVENTS } from '../../vocabulary/event-types.ts';
 import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
 import {
   findActiveInstructionOfType,
@@ -61,6 +63,12 @@ export async function createPaymentInstruction(
         ledger_code: body.ledger_code ?? null,
         use_for_scheduled_payments: body.use_for_scheduled_payments ?? null,
         valid_from: body.valid_from ?? null,
+      });
+      await recordAccountEvent(tx, {
+        supplier: account.import_supplier,
+        externalAccountNumber: account.external_account_number,
+        type: FOLLOW_UP_EVENTS.PAYMENT_INSTRUCTION_ADDED,
+        data: { vendor: instruction.vendor, type: instruction.type, reference: instruction.reference },
       });
       return created;
     }),

@@ -1,8 +1,10 @@
 import { findImportedAccount, lockImportedAccount } from '../../accounts/imported-account.ts';
 import { type ErrorItem, item } from '../../errors/error-items.ts';
+import { recordAccountEvent } from '../../events/event-feed.ts';
 import { forEachConcurrently } from '../../infra/concurrency.ts';
 import { resolveDocumentKey } from '../../infra/storage/document-path.ts';
 import { findSupplier } from '../../suppliers/suppliers.queries.ts';
+import { FOLLOW_UP_EVENTS } from '../../vocabulary/event-types.ts';
 import { DOCUMENT_CHECKS_IN_FLIGHT, type FollowUpDeps, followUpValidationFailed } from '../follow-up.ts';
 import { insertStatementRows } from './statements.queries.ts';
 import type { StatementInput, StatementsRequest } from './statements.schema.ts';
@@ -73,6 +75,12 @@ export async function createStatements(
   await db.transaction(async (tx) => {
     const locked = await lockImportedAccount(tx, request.import_supplier, request.external_account_number);
     await insertStatementRows(tx, locked.id, statements);
+    await recordAccountEvent(tx, {
+      supplier: locked.import_supplier,
+      externalAccountNumber: locked.external_account_number,
+      type: FOLLOW_UP_EVENTS.STATEMENT_ADDED,
+      data: { statement_ids: statements.map((s) => s.statement_id) },
+    });
   });
   return {
     import_supplier: request.import_supplier,

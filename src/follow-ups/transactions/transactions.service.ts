@@ -2,9 +2,11 @@ import { lockImportedAccount } from '../../accounts/imported-account.ts';
 import { checkTransactionList } from '../../accounts/payload/ledgers/transactions.checks.ts';
 import { RawBodyError, type TransactionRefusalCode } from '../../errors/error-catalogue.ts';
 import type { ErrorItem } from '../../errors/error-items.ts';
+import { recordAccountEvent } from '../../events/event-feed.ts';
 import { localDate } from '../../infra/clock.ts';
 import { withTransientRetry } from '../../infra/db/db.ts';
 import { CheckContext, cleanItems } from '../../validation/check-context.ts';
+import { FOLLOW_UP_EVENTS } from '../../vocabulary/event-types.ts';
 import { type FollowUpDeps, followUpBodyChecker, followUpValidationFailed } from '../follow-up.ts';
 import { exactUnits, formatMoney, MONEY_PLACES } from './amounts.ts';
 import { balanceSign, invalidAmount, transactionErrors } from './transaction-rules.ts';
@@ -167,6 +169,15 @@ export async function importTransactions(deps: FollowUpDeps, raw: unknown, flags
           JSON.stringify(rows),
           formatMoney(balanceChange),
         ]);
+        await recordAccountEvent(tx, {
+          supplier: account.import_supplier,
+          externalAccountNumber: account.external_account_number,
+          type: FOLLOW_UP_EVENTS.TRANSACTIONS_ADDED,
+          data: {
+            transaction_ids: rows.map((r) => r.transaction_id),
+            balance_change: formatMoney(balanceChange),
+          },
+        });
       }
       if (moved.length > 0) {
         await tx.query(insertPinnedNote, [
