@@ -84,6 +84,11 @@ CREATE TABLE billing_addresses (
   CONSTRAINT billing_addresses_pkey PRIMARY KEY (account_id)
 );
 
+CREATE TABLE credential_failures (
+  address text NOT NULL,
+  failed_at timestamp with time zone NOT NULL DEFAULT now()
+);
+
 CREATE TABLE dashboard_sessions (
   id_hash text NOT NULL,
   csrf_token text NOT NULL,
@@ -112,6 +117,18 @@ CREATE TABLE email_outbox (
   CONSTRAINT email_outbox_account_id_kind_key UNIQUE (account_id, kind),
   CONSTRAINT email_outbox_pkey PRIMARY KEY (id),
   CONSTRAINT email_outbox_status CHECK ((status = ANY (ARRAY['PENDING'::text, 'SENDING'::text, 'SENT'::text, 'FAILED'::text])))
+);
+
+CREATE TABLE events (
+  id bigint NOT NULL DEFAULT nextval('events_id_seq'::regclass),
+  xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  import_supplier text NOT NULL,
+  external_account_number text,
+  import_process_id bigint,
+  type text NOT NULL,
+  occurred_at timestamp with time zone NOT NULL,
+  data jsonb NOT NULL DEFAULT '{}'::jsonb,
+  CONSTRAINT events_pkey PRIMARY KEY (id)
 );
 
 CREATE TABLE identifier_reservations (
@@ -281,6 +298,13 @@ CREATE TABLE payment_schedules (
   CONSTRAINT payment_schedules_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE rate_limit_buckets (
+  key text NOT NULL,
+  tokens double precision NOT NULL,
+  refilled_at timestamp with time zone NOT NULL,
+  CONSTRAINT rate_limit_buckets_pkey PRIMARY KEY (key)
+);
+
 CREATE TABLE readings (
   id bigint NOT NULL DEFAULT nextval('readings_id_seq'::regclass),
   meter_id bigint NOT NULL,
@@ -400,6 +424,61 @@ CREATE TABLE waves (
   CONSTRAINT waves_wave_check CHECK ((wave ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'::text))
 );
 
+CREATE TABLE webhook_deliveries (
+  id bigint NOT NULL DEFAULT nextval('webhook_deliveries_id_seq'::regclass),
+  endpoint_id uuid NOT NULL,
+  event_id bigint,
+  event_xid xid8,
+  feed_event_id text NOT NULL,
+  event_type text NOT NULL,
+  ordering_key text,
+  occurred_at timestamp with time zone NOT NULL,
+  body text NOT NULL,
+  state text NOT NULL DEFAULT 'pending'::text,
+  attempts integer NOT NULL DEFAULT 0,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  first_attempt_at timestamp with time zone,
+  next_attempt_at timestamp with time zone NOT NULL DEFAULT now(),
+  delivered_at timestamp with time zone,
+  failed_at timestamp with time zone,
+  last_status_code integer,
+  last_error text,
+  locked_by text,
+  locked_until timestamp with time zone,
+  CONSTRAINT webhook_deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+  CONSTRAINT webhook_deliveries_one_per_event UNIQUE (endpoint_id, event_id),
+  CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id),
+  CONSTRAINT webhook_deliveries_state CHECK ((state = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])))
+);
+
+CREATE TABLE webhook_delivery_attempts (
+  id bigint NOT NULL DEFAULT nextval('webhook_delivery_attempts_id_seq'::regclass),
+  delivery_id bigint NOT NULL,
+  attempted_at timestamp with time zone NOT NULL,
+  status_code integer,
+  duration_ms integer NOT NULL,
+  error text,
+  CONSTRAINT webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
+  CONSTRAINT webhook_delivery_attempts_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE webhook_endpoints (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  url text NOT NULL,
+  import_suppliers text[] NOT NULL,
+  types text[],
+  secret text NOT NULL,
+  enabled boolean NOT NULL DEFAULT true,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  failing_since timestamp with time zone,
+  disabled_at timestamp with time zone,
+  disabled_reason text,
+  cursor_xid xid8 NOT NULL,
+  cursor_id bigint NOT NULL,
+  CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id),
+  CONSTRAINT webhook_endpoints_suppliers CHECK ((cardinality(import_suppliers) > 0))
+);
+
 CREATE INDEX account_customers_account ON account_customers USING btree (account_id);
 CREATE UNIQUE INDEX account_customers_pkey ON account_customers USING btree (id);
 CREATE UNIQUE INDEX account_metadata_pkey ON account_metadata USING btree (account_id, key);
@@ -414,6 +493,8 @@ CREATE INDEX agreements_meter_point ON agreements USING btree (meter_point_id);
 CREATE UNIQUE INDEX agreements_pkey ON agreements USING btree (id);
 CREATE UNIQUE INDEX api_keys_pkey ON api_keys USING btree (id);
 CREATE UNIQUE INDEX billing_addresses_pkey ON billing_addresses USING btree (account_id);
+CREATE INDEX credential_failures_address ON credential_failures USING btree (address, failed_at);
+CREATE INDEX credential_failures_failed_at ON credential_failures USING btree (failed_at);
 CREATE INDEX dashboard_sessions_expires_at ON dashboard_sessions USING btree (expires_at);
 CREATE UNIQUE INDEX dashboard_sessions_pkey ON dashboard_sessions USING btree (id_hash);
 CREATE UNIQUE INDEX email_outbox_account_id_kind_key ON email_outbox USING btree (account_id, kind);
@@ -421,6 +502,9 @@ CREATE INDEX email_outbox_failed ON email_outbox USING btree (failed_at, id) WHE
 CREATE INDEX email_outbox_held ON email_outbox USING btree (held_for_wave) WHERE (held_for_wave IS NOT NULL);
 CREATE UNIQUE INDEX email_outbox_pkey ON email_outbox USING btree (id);
 CREATE INDEX email_outbox_unsent ON email_outbox USING btree (id) WHERE ((status = ANY (ARRAY['PENDING'::text, 'SENDING'::text])) AND (held_for_wave IS NULL));
+CREATE INDEX events_cursor ON events USING btree (xid, id);
+CREATE UNIQUE INDEX events_pkey ON events USING btree (id);
+CREATE INDEX events_supplier_cursor ON events USING btree (import_supplier, xid, id);
 CREATE UNIQUE INDEX identifier_reservations_pkey ON identifier_reservations USING btree (kind, key);
 CREATE INDEX identifier_reservations_process ON identifier_reservations USING btree (import_process_id);
 CREATE INDEX identifier_reservations_reserved_xid ON identifier_reservations USING btree (reserved_xid);
@@ -455,6 +539,7 @@ CREATE UNIQUE INDEX payment_instructions_one_active_per_type ON payment_instruct
 CREATE UNIQUE INDEX payment_instructions_pkey ON payment_instructions USING btree (id);
 CREATE INDEX payment_schedules_account ON payment_schedules USING btree (account_id);
 CREATE UNIQUE INDEX payment_schedules_pkey ON payment_schedules USING btree (id);
+CREATE UNIQUE INDEX rate_limit_buckets_pkey ON rate_limit_buckets USING btree (key);
 CREATE INDEX readings_meter ON readings USING btree (meter_id);
 CREATE UNIQUE INDEX readings_pkey ON readings USING btree (id);
 CREATE INDEX registers_meter ON registers USING btree (meter_id);
@@ -470,3 +555,12 @@ CREATE INDEX transactions_account_transaction_id ON transactions USING btree (ac
 CREATE UNIQUE INDEX transactions_pkey ON transactions USING btree (id);
 CREATE UNIQUE INDEX wave_expectations_pkey ON wave_expectations USING btree (import_supplier, wave, external_account_number);
 CREATE UNIQUE INDEX waves_pkey ON waves USING btree (import_supplier, wave);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries USING btree (next_attempt_at, id) WHERE (state = 'pending'::text);
+CREATE INDEX webhook_deliveries_failed ON webhook_deliveries USING btree (endpoint_id) WHERE (state = 'failed'::text);
+CREATE INDEX webhook_deliveries_key_order ON webhook_deliveries USING btree (endpoint_id, ordering_key, event_xid, event_id) WHERE (state = 'pending'::text);
+CREATE UNIQUE INDEX webhook_deliveries_one_per_event ON webhook_deliveries USING btree (endpoint_id, event_id);
+CREATE UNIQUE INDEX webhook_deliveries_pkey ON webhook_deliveries USING btree (id);
+CREATE INDEX webhook_deliveries_recent ON webhook_deliveries USING btree (endpoint_id, id);
+CREATE INDEX webhook_delivery_attempts_delivery ON webhook_delivery_attempts USING btree (delivery_id, id);
+CREATE UNIQUE INDEX webhook_delivery_attempts_pkey ON webhook_delivery_attempts USING btree (id);
+CREATE UNIQUE INDEX webhook_endpoints_pkey ON webhook_endpoints USING btree (id);

@@ -28,4 +28,5 @@ export const TARGETS = {
   transactions: '>= 30000 tx/s',
   'status-v2': 'ratio >= 0.5, p99 < 20 ms @64 conn',
   list: 'streams, RSS grows < 50 MB',
+  'webhook-lag': 'p99 commit → delivery < 1 s',
 } as const;

@@ -1,5 +1,6 @@
 // `npm run bench [-- --quick] [--json] [--db pglite]`: the six benchmarks of docs/product.md (Targets),
-// each with its baseline from the same run. See docs/performance.md.
+// each with its baseline from the same run; `-- --scaling [--processes 1,2,4,8]` runs the series of
+// N API and N worker processes instead (bench/scaling.ts). See docs/performance.md.
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchEndToEnd } from './end-to-end.ts';
@@ -14,18 +15,24 @@ import {
 } from './env.ts';
 import { benchList } from './list.ts';
 import { type BenchResult, type Scale, TARGETS } from './result.ts';
+import { benchScaling } from './scaling.ts';
 import { benchStatus } from './status.ts';
 import { benchTransactions } from './transactions.ts';
 import { benchValidate } from './validate.ts';
+import { benchWebhookLag } from './webhook-lag.ts';
 
 const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     db: { type: 'string', default: 'postgres' },
+    scaling: { type: 'boolean', default: false },
+    processes: { type: 'string' },
   },
 });
+if (args.scaling && args.db !== 'postgres') throw new Error('--scaling needs a PostgreSQL server');
 if (args.db !== 'postgres' && args.db !== 'pglite') throw new Error('--db must be postgres or pglite');
+const dbKind: 'postgres' | 'pglite' = args.db;
 
 const scale: Scale = args.quick
   ? { quick: true, seconds: 3, accounts: 2_000, listRows: 100_000 }
@@ -113,8 +120,9 @@ const machine = {
 };
 const results: BenchResult[] = [];
 let exitCode = 0;
-try {
-  bdb = await openBenchDb(args.db, process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
+/** The six benchmarks of §7, each with its baseline. */
+async function runSix(): Promise<void> {
+  bdb = await openBenchDb(dbKind, process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
   log(`db: ${bdb.label}; ${scale.quick ? 'quick' : 'full'} run`);
   ferry = await startFerry(bdb.db);
   baseline = await startBaseline();
@@ -139,6 +147,13 @@ try {
       ),
     ),
   );
+  results.push(
+    asResult(
+      await step('webhook-lag', TARGETS['webhook-lag'], () =>
+        benchWebhookLag(f, db, bdb?.url, scale, STEP_DEADLINE_MS),
+      ),
+    ),
+  );
   const accounts = 'processed' in e2e ? e2e.processed : [];
   results.push(
     asResult(
@@ -157,6 +172,18 @@ try {
     ),
   );
   results.push(asResult(await step('list', TARGETS.list, () => benchList(f, db, scale, STEP_DEADLINE_MS))));
+}
+
+/** `--scaling`: the series of §12 (N API and N worker processes need a PostgreSQL server). */
+async function runScaling(): Promise<void> {
+  const counts = (args.processes ?? (scale.quick ? '1,2' : '1,2,4,8')).split(',').map(Number);
+  log(`scaling: ${counts.join(', ')} processes; ${scale.accounts} accounts a point`);
+  const series = await benchScaling(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, scale, counts, log);
+  results.push(...series.results);
+}
+
+try {
+  await (args.scaling ? runScaling() : runSix());
 } catch (err) {
   log(`bench could not run: ${err instanceof Error ? err.stack : err}`);
   exitCode = 1;
@@ -164,11 +191,12 @@ try {
   await teardown();
 }
 
+const dbLabel = (bdb as BenchDb | null)?.label ?? (args.scaling ? 'postgres (a schema per point)' : args.db);
 if (args.json) {
-  process.stdout.write(`${JSON.stringify({ machine, db: bdb?.label ?? args.db, results }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ machine, db: dbLabel, results }, null, 2)}\n`);
 } else {
   process.stdout.write(
-    `machine: ${machine.cpus} × ${machine.model}, ${machine.memory}, node ${machine.node}\ndb: ${bdb?.label ?? args.db}\n\n${table(results)}\n`,
+    `machine: ${machine.cpus} × ${machine.model}, ${machine.memory}, node ${machine.node}\ndb: ${dbLabel}\n\n${table(results)}\n`,
   );
 }
 // A benchmark that could not run (as opposed to one that missed its target) fails the command,

@@ -268,6 +268,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/webhook-endpoints/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints with their pending and failed deliveries (never their secrets) */
+        get: operations["adminListWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint (its secret is shown only in this answer)
+         * @description It hears of every event from now on. Each event is POSTed alone as JSON with Ferry-Event-Id and Ferry-Signature headers; a 2xx within 10 s is delivered, anything else is retried for 72 hours.
+         */
+        post: operations["adminCreateWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhook-endpoints/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint (never its secret) */
+        get: operations["adminGetWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint and its deliveries */
+        delete: operations["adminDeleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** Enable or disable a webhook endpoint */
+        patch: operations["adminUpdateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/admin/v1/webhook-endpoints/{id}/deliveries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook endpoint’s recent deliveries, newest first, each with its attempts */
+        get: operations["adminListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhook-endpoints/{id}/test/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event (EVENT_WEBHOOK_TEST) to this endpoint only */
+        post: operations["adminSendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/data-import/account-import-process/create-or-update/": {
         parameters: {
             query?: never;
@@ -604,6 +678,26 @@ export interface paths {
          * @description Each account, bare or wrapped as {payload}, one JSON value per line (NDJSON) or as the elements of a JSON array, checked exactly as the validate endpoint checks it alone (identifier conflicts with other accounts and processes included; two lines of one request are not compared). One result per account, in order, with the status and body the validate endpoint would have answered. More than 1000 accounts, or a body over 32 MiB, are refused whole.
          */
         post: operations["validateAccountsInBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/data-import/events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A supplier’s events, in commit order, in pages by a cursor, or live
+         * @description Every event is returned once, in order, however its writers’ transactions commit: a page holds back the events of a transaction still running, and returns them once it has ended. With `Accept: text/event-stream`: the same feed live, as server-sent events. Each event is `id: <cursor>`, `event: <type>` and `data: <the event as JSON>`; a `: heartbeat` comment comes every 15 s. A client resumes with the `Last-Event-ID` header (it takes precedence over `after`). A client that does not read what it is sent is disconnected, and resumes the same way.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4009,6 +4103,360 @@ export interface operations {
             };
         };
     };
+    adminListWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** Format: date-time */
+                        created_at: string;
+                        disabled_at: string | null;
+                        /** @description Why it is disabled: by the operator, or since when every delivery failed. */
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        /** @description Deliveries given up after 72 hours of failed attempts. */
+                        failed: number;
+                        /** @description Its first failed attempt since its last delivery; after 24 hours of failures it is disabled. */
+                        failing_since: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Supplier codes, or ["*"] for every supplier. */
+                        import_suppliers: string[];
+                        /** @description Deliveries waiting to go out (due, retrying, or in flight). */
+                        pending: number;
+                        /** @description Event types; null for all. */
+                        types: string[] | null;
+                        url: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+        };
+    };
+    adminCreateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The suppliers whose events it hears, or ["*"] for every supplier. A code that names no import supplier is refused (`import_supplier_not_found`). */
+                    import_suppliers: string[];
+                    /** @description Only these event types (`unknown_event_type` for a name the feed does not have); all when left out. */
+                    types?: string[] | null;
+                    /** @description Where each event is POSTed: an http or https URL (`invalid_webhook_url` otherwise). */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new endpoint, with its secret (shown only here). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        enabled: boolean;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Supplier codes, or ["*"] for every supplier. */
+                        import_suppliers: string[];
+                        /** @description The key of Ferry-Signature (HMAC-SHA256 over "<t>.<raw body>"): shown only in this answer, keep it. */
+                        secret: string;
+                        /** @description Event types; null for all. */
+                        types: string[] | null;
+                        url: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A webhook endpoint (never its secret). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        disabled_at: string | null;
+                        /** @description Why it is disabled: by the operator, or since when every delivery failed. */
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        /** @description Deliveries given up after 72 hours of failed attempts. */
+                        failed: number;
+                        /** @description Its first failed attempt since its last delivery; after 24 hours of failures it is disabled. */
+                        failing_since: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Supplier codes, or ["*"] for every supplier. */
+                        import_suppliers: string[];
+                        /** @description Deliveries waiting to go out (due, retrying, or in flight). */
+                        pending: number;
+                        /** @description Event types; null for all. */
+                        types: string[] | null;
+                        url: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminDeleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminUpdateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description false stops its deliveries (they wait); true resumes them and clears its failing state. */
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A webhook endpoint (never its secret). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        disabled_at: string | null;
+                        /** @description Why it is disabled: by the operator, or since when every delivery failed. */
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        /** @description Deliveries given up after 72 hours of failed attempts. */
+                        failed: number;
+                        /** @description Its first failed attempt since its last delivery; after 24 hours of failures it is disabled. */
+                        failing_since: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Supplier codes, or ["*"] for every supplier. */
+                        import_suppliers: string[];
+                        /** @description Deliveries waiting to go out (due, retrying, or in flight). */
+                        pending: number;
+                        /** @description Event types; null for all. */
+                        types: string[] | null;
+                        url: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description How many, 1 to 500 (default 50). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** @description Every attempt, oldest first. */
+                        attempts: ({
+                            /** Format: date-time */
+                            at: string;
+                            duration_ms: number;
+                            /** @description Why it failed; null for a 2xx. */
+                            error: string | null;
+                            /** @description The receiver’s status; null when none came (timeout, connection refused). */
+                            status_code: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** Format: date-time */
+                        created_at: string;
+                        delivered_at: string | null;
+                        /** @description The event’s id: the Ferry-Event-Id header. */
+                        event_id: string;
+                        failed_at: string | null;
+                        id: string;
+                        /** @description When pending: the next attempt. */
+                        next_attempt_at: string | null;
+                        /** @enum {string} */
+                        state: "pending" | "delivered" | "failed";
+                        type: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event is queued; its delivery shows in the endpoint’s deliveries. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Its Ferry-Event-Id: `test_<uuid>`. */
+                        event_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createOrUpdateAccountImportProcess: {
         parameters: {
             query?: never;
@@ -5990,6 +6438,100 @@ export interface operations {
             };
             /** @description An error: `code` says what happened, `detail` says it to a person. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query: {
+                /** @description Start after this cursor (an event’s `id` or a page’s `next_cursor`); `now` answers no events and the cursor of the feed’s end, to follow only what happens from here on. */
+                after?: string;
+                /** @description Import supplier code. */
+                import_supplier: string;
+                /** @description Events per page, 1 to 1000 (default 100). */
+                limit?: string;
+                /** @description Comma-separated event types; all types when left out. */
+                types?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, or (text/event-stream) the live feed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            /**
+                             * @description What the event says; a process event carries `import_process_id` and `status`.
+                             * @example {
+                             *       "import_process_id": "90211",
+                             *       "status": "PROCESSED",
+                             *       "is_dry_run": false
+                             *     }
+                             */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /** @description The account the event is about; null for a supplier’s own events. */
+                            external_account_number: string | null;
+                            /**
+                             * @description The event’s cursor: resume after it with `after=<id>`.
+                             * @example 7421_90211
+                             */
+                            id: string;
+                            import_supplier: string;
+                            /** Format: date-time */
+                            occurred_at: string;
+                            /** @example EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED */
+                            type: string;
+                        }[];
+                        /** @description Pass as `after` for the next page; the same cursor when no event was new. */
+                        next_cursor: string;
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -22,7 +22,10 @@ import { registerTokenMutation } from './auth/token-mutation.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { FerryConfig } from './config.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
+import { EventHub } from './events/event-hub.ts';
+import { EventNotifier } from './events/event-notifier.ts';
 import { eventRoutes } from './events/events.routes.ts';
+import { webhookEndpointAdminRoutes } from './events/webhooks/webhook-endpoints.admin-routes.ts';
 import type { FollowUpDeps } from './follow-ups/follow-up.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { frameworkErrorOptions, MAX_PATH_PARAM_LENGTH } from './http/framework-errors.ts';
@@ -31,7 +34,7 @@ import { BODY_LIMIT_BYTES, registerJsonBodies } from './http/json-body.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerPathParamGuard } from './http/path-params.ts';
-import { RateLimiter } from './http/rate-limit.ts';
+import { rateLimiterFor } from './http/rate-limit.ts';
 import { registerRequestDeadlines } from './http/request-deadline.ts';
 import { RequestLog } from './http/request-log.ts';
 import type { Db } from './infra/db/db.ts';
@@ -52,6 +55,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** The registry /metrics serves (the serving process's worker adds its histogram); default: a new one. */
   metrics?: Registry;
+  /** The live event stream's one reader (src/events/event-hub.ts); default: one made here. The app closes it. */
+  eventHub?: EventHub;
 }
 
 /**
@@ -87,13 +92,20 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   const tokens = await TokenService.load(db);
   const keyScopes = await KeyScopes.open(db, { maxAgeMs: config.cacheMaxAgeMs });
   const suppliers = await openSupplierCache(db, { maxAgeMs: config.cacheMaxAgeMs });
+  // One reader of the event feed for every live stream of the process; a coalesced NOTIFY after
+  // each write that committed wakes the readers of every process (docs/decisions/0073).
+  const eventHub = deps.eventHub ?? new EventHub(db, { logger: app.log });
+  const eventNotifier = new EventNotifier(db);
   app.addHook('onClose', async () => {
+    eventNotifier.close();
     await keyScopes.close();
     await suppliers.close();
   });
-  const limiter = new RateLimiter(config.rateLimitPerSecond);
+  // Both limits hold for the fleet, through the database (docs/decisions/0074-fleet-wide-limits.md).
+  const limiter = rateLimiterFor(db, config.rateLimitPerSecond, app.log);
+  app.addHook('onClose', () => limiter.close());
   // Failed credential checks per client address, shared by obtainToken and the operator key.
-  const credentialThrottle = new CredentialThrottle();
+  const credentialThrottle = new CredentialThrottle(db, { logger: app.log });
 
   // End to end: a request not answered in time gets 503 (the database has the same statement_timeout).
   registerRequestDeadlines(app, config.requestTimeoutMs);
@@ -107,6 +119,12 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    // Live streams never end by themselves: ended here, the server's close does not wait on them.
+    await eventHub.close();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) eventNotifier.poke();
+    done();
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
@@ -130,7 +148,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     await scope.register(statusRoutes, { db });
     await scope.register(supplierStatusRoutes, { suppliers });
     await scope.register(waveRoutes, { db, suppliers });
-    await scope.register(eventRoutes, { db });
+    await scope.register(eventRoutes, { db, hub: eventHub });
     // Follow-up imports on imported accounts.
     const followUp: FollowUpDeps = {
       db,
@@ -158,6 +176,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
       await scope.register(processListAdminRoutes, { db });
       await scope.register(emailOutboxAdminRoutes, { db });
       await scope.register(waveAdminRoutes, { db });
+      await scope.register(webhookEndpointAdminRoutes, { db });
     },
     { prefix: '/admin/v1' },
   );

@@ -14,6 +14,8 @@ export interface FerryConfig {
   gocardless: { apiUrl: string; accessToken: string | null };
   stripe: { apiUrl: string; apiKey: string | null };
   workerConcurrency: number;
+  /** FERRY_PROCESSES: API processes of `ferry serve`, worker processes of `ferry worker` (section 12). */
+  processes: number;
   /** Threads that check the validate endpoint's accounts beside the event loop; 0: on it (decision 0049). */
   checkThreads: number;
   /** Where the outbox's e-mails go; null: nothing sends them (they wait in the outbox). */
@@ -52,6 +54,19 @@ type Env = Record<string, string | undefined>;
 function str(env: Env, name: string): string | null {
   const v = env[name];
   return v === undefined || v.trim() === '' ? null : v.trim();
+}
+
+/** FERRY_PROCESSES: a whole number, or `auto` for one per core. */
+function processCount(env: Env): number {
+  const raw = str(env, 'FERRY_PROCESSES');
+  if (raw === 'auto') return availableParallelism();
+  return int(env, 'FERRY_PROCESSES', 1, 1, 256);
+}
+
+/** Check threads per process: one per core of its share beside its event loop, at most four. */
+export function defaultCheckThreads(processes: number, cores = availableParallelism()): number {
+  if (processes === 1) return Math.min(4, Math.max(1, cores - 1));
+  return Math.min(4, Math.max(0, Math.floor(cores / processes) - 1));
 }
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -119,6 +134,7 @@ export function loadConfig(env: Env = process.env): FerryConfig {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
+  const processes = processCount(env);
   return {
     port,
     host,
@@ -140,8 +156,10 @@ export function loadConfig(env: Env = process.env): FerryConfig {
       apiKey: str(env, 'STRIPE_API_KEY'),
     },
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 100, 1, 1024),
-    // One per core beside the event loop's, at least one and at most four.
-    checkThreads: int(env, 'CHECK_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0, 16),
+    processes,
+    // One per core beside the event loop's, at most four; one process of N gets its share of the
+    // cores (none beside its event loop when N fills the machine), so N do not oversubscribe them.
+    checkThreads: int(env, 'CHECK_THREADS', defaultCheckThreads(processes), 0, 16),
     smtpUrl: url(env, 'SMTP_URL', null, ['smtp:', 'smtps:']),
     mailFrom: mailFrom(env, 'MAIL_FROM', 'Ferry <no-reply@localhost>'),
     workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 120, 1, 86_400),

@@ -5,6 +5,7 @@ import { startMailSenderFromConfig } from './accounts/welcome-emails/start-mail-
 import { buildApp } from './app.ts';
 import { resolveOperatorKey } from './auth/operator-key.ts';
 import type { FerryConfig } from './config.ts';
+import { startWebhooks, webhookSettings } from './events/webhooks/start-webhooks.ts';
 import { migrate } from './infra/db/migrate.ts';
 import { openDb } from './infra/db/open-db.ts';
 import { loggerOptions } from './infra/logging.ts';
@@ -14,13 +15,18 @@ import { createPaymentVendors } from './infra/vendors/vendor-registry.ts';
 
 /**
  * `ferry serve`: checks the port is free, migrates, then listens; with `withWorker` an in-process
- * worker (and, with SMTP_URL, the mail sender) runs too, started once the port is ours. A port in
- * use fails before anything is created (DATA_DIR, database, operator key); a failed listen closes
- * everything and throws (the CLI exits non-zero).
+ * worker, webhook delivery (and, with SMTP_URL, the mail sender) run too, started once the port
+ * is ours. A port in use fails before anything is created (DATA_DIR, database, operator key); a
+ * failed listen closes everything and throws (the CLI exits non-zero).
  * SIGTERM/SIGINT stop it gracefully: in-flight requests finish, then connections close.
  */
-export async function runServer(config: FerryConfig, opts: { withWorker: boolean }): Promise<void> {
-  await ensurePortFree(config.port, config.host);
+export async function runServer(
+  config: FerryConfig,
+  opts: { withWorker: boolean; portChecked?: boolean },
+): Promise<void> {
+  const webhooksSettings = webhookSettings(process.env);
+  // One of `--processes N` shares the port its primary checked (and a probe would find it taken).
+  if (!opts.portChecked) await ensurePortFree(config.port, config.host);
   const db = await openDb(config);
   await migrate(db);
   // The key stays in its file (readable by its owner only): a console is often a log collector.
@@ -58,13 +64,14 @@ export async function runServer(config: FerryConfig, opts: { withWorker: boolean
   const worker = opts.withWorker ? startWorker(config, { db, logger: app.log, metrics }) : null;
   // The outbox is delivered by the worker side: with --no-worker, a `ferry worker` sends it.
   const mailSender = opts.withWorker ? startMailSenderFromConfig(config, { db, logger: app.log }) : null;
+  const webhooks = opts.withWorker ? startWebhooks(webhooksSettings, { db, logger: app.log, metrics }) : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    await Promise.all([worker?.stop(), mailSender?.stop()]);
+    await Promise.all([worker?.stop(), mailSender?.stop(), webhooks?.stop()]);
     await app.close();
     await objectStore.close();
     await db.close();

@@ -3,18 +3,21 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { startWorker } from './account-import/queue/worker.ts';
 import { startMailSenderFromConfig } from './accounts/welcome-emails/start-mail-sender.ts';
 import type { FerryConfig } from './config.ts';
+import { startWebhooks, webhookSettings } from './events/webhooks/start-webhooks.ts';
 import { serveMetrics } from './http/metrics.ts';
 import { migrate } from './infra/db/migrate.ts';
 import { openDb } from './infra/db/open-db.ts';
 import { loggerOptions } from './infra/logging.ts';
 
 /**
- * `ferry worker`: one account-creation worker without the API, and the outbox's mail sender when
- * SMTP_URL is set; SIGTERM/SIGINT stop them cleanly. With METRICS_PORT it serves its own /metrics
- * (the batch latency and process metrics; the migration's counts are the API's, decision 0044).
+ * `ferry worker`: one account-creation worker without the API, webhook fan-out and delivery, and
+ * the outbox's mail sender when SMTP_URL is set; SIGTERM/SIGINT stop them cleanly. With
+ * METRICS_PORT it serves its own /metrics (the batch latency, process and webhook metrics; the
+ * migration's counts are the API's, decision 0044).
  */
 export async function runWorkerProcess(config: FerryConfig): Promise<void> {
   const logger = pino(loggerOptions(config.logLevel));
+  const webhooksSettings = webhookSettings(process.env);
   const db = await openDb(config);
   await migrate(db);
   const metrics = new Registry();
@@ -29,8 +32,9 @@ export async function runWorkerProcess(config: FerryConfig): Promise<void> {
         });
   const worker = startWorker(config, { db, logger, metrics });
   const mailSender = startMailSenderFromConfig(config, { db, logger });
+  const webhooks = startWebhooks(webhooksSettings, { db, logger, metrics });
   const stop = async () => {
-    await Promise.all([worker.stop(), mailSender?.stop()]);
+    await Promise.all([worker.stop(), mailSender?.stop(), webhooks.stop()]);
     metricsServer?.close();
     await db.close();
     process.exit(0);

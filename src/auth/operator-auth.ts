@@ -13,13 +13,13 @@ export function registerOperatorAuth(
   throttle: CredentialThrottle,
 ) {
   app.addHook('onRequest', async (request) => {
-    const wait = throttle.retryAfter(request.ip);
+    const wait = await throttle.retryAfter(request.ip);
     if (wait > 0) throw throttled(wait);
     const header = request.headers.authorization;
     if (!header) throw notAuthenticated();
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m || !secretsEqual(m[1], operatorKey)) {
-      throttle.recordFailure(request.ip);
+      await throttle.recordFailure(request.ip);
       throw authenticationFailed('The operator key is not valid.');
     }
   });

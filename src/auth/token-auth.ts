@@ -55,17 +55,24 @@ export function registerTokenAuth(
 ) {
   app.decorateRequest('apiKey', null);
 
-  /** The key's scope, or why the request is refused; answered at once from the caches when it can be. */
-  const admit = (scope: ApiKeyScope | null, request: FastifyRequest) => {
-    if (scope === null) throw authenticationFailed('The API key behind this token has been revoked.');
-    const wait = deps.limiter.take(scope.id);
+  const allow = (scope: ApiKeyScope, request: FastifyRequest, wait: number) => {
     if (wait > 0) throw throttled(wait);
     request.apiKey = scope;
+  };
+  /**
+   * The key's scope, or why the request is refused; answered at once from the caches and the
+   * tokens this process holds when it can be, a promise only when the limiter must claim more.
+   */
+  const admit = (scope: ApiKeyScope | null, request: FastifyRequest): Promise<void> | undefined => {
+    if (scope === null) throw authenticationFailed('The API key behind this token has been revoked.');
+    const wait = deps.limiter.take(scope.id);
+    if (typeof wait !== 'number') return wait.then((w) => allow(scope, request, w));
+    allow(scope, request, wait);
   };
   const admitLater = async (request: FastifyRequest, token: string) => {
     const keyId = await deps.tokens.verify(token, 'access');
     if (keyId === null) throw authenticationFailed();
-    admit(await deps.keyScopes.active(keyId), request);
+    await admit(await deps.keyScopes.active(keyId), request);
   };
 
   // A callback hook: a poll whose token and key are cached costs no promise here.
@@ -82,8 +89,9 @@ export function registerTokenAuth(
         admitLater(request, m[1]).then(() => done(), done);
         return;
       }
-      admit(scope, request);
-      done();
+      const claiming = admit(scope, request);
+      if (claiming) claiming.then(() => done(), done);
+      else done();
     } catch (err) {
       done(err as Error);
     }

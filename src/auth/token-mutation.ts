@@ -67,19 +67,19 @@ export async function registerTokenMutation(
           }
           // Checked per field, not per request: one document may alias obtainToken many times.
           const address = reply.request.ip;
-          const wait = deps.throttle.retryAfter(address);
+          const wait = await deps.throttle.retryAfter(address);
           if (wait > 0) throw throttledError(reply, wait);
           if (input.APIKey) {
             const scope = await verifyApiKey(deps.db, input.APIKey);
             if (!scope) {
-              deps.throttle.recordFailure(address);
+              await deps.throttle.recordFailure(address);
               throw fail('invalid_api_key', 'Invalid API key.');
             }
             return deps.tokens.issue(scope.id);
           }
           const keyId = await deps.tokens.verify(input.refreshToken!, 'refresh');
           if (keyId === null) {
-            deps.throttle.recordFailure(address);
+            await deps.throttle.recordFailure(address);
             throw fail('invalid_refresh_token', 'Invalid or expired refresh token.');
           }
           // A refresh token of a revoked key is worthless.

@@ -18,7 +18,7 @@ const OPERATOR_ENV = 'Talks to FERRY_URL (default http://127.0.0.1:8080) with FE
 export const COMMANDS: readonly CommandHelp[] = commands;
 
 const GROUPS = [...new Set(COMMANDS.map((c) => c.name.split(' ')[0]))];
-const ADMIN_GROUPS = new Set(['supplier', 'apikey', 'process', 'wave']);
+const ADMIN_GROUPS = new Set(['supplier', 'apikey', 'process', 'wave', 'webhook']);
 
 /** Help for `ferry <words> --help`: one command, or every command of a group; null when none. */
 export function commandHelp(words: string[]): string | null {

@@ -1,23 +1,27 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, type FerryConfig, loadConfig } from '../config.ts';
 import { migrate } from '../infra/db/migrate.ts';
 import { openDb } from '../infra/db/open-db.ts';
 import { openPgliteDb } from '../infra/db/pglite-db.ts';
 import { dumpSchema } from '../infra/db/schema-dump.ts';
 import { AdminApiError, ServiceUnreachableError } from './admin-client.ts';
 import { runAdminCommand } from './admin-commands.ts';
+import { runEventsCommand } from './events-commands.ts';
 import { commandHelp, didYouMean, suggestCommand, suggestOption } from './help.ts';
 import { stopWhenNpxParentEnds } from './npx-parent.ts';
+import { isClusterProcess, runClusterPrimary } from './process-cluster.ts';
 import { runPushCommand } from './push/push-command.ts';
 import { hearStdoutClosing, StdoutReaderGone, writeStdout } from './stdout.ts';
 import { runWaveReconcile } from './wave-reconcile.ts';
+import { runWebhookCommand } from './webhook-commands.ts';
 
 const USAGE = `Usage: ferry <command>
 
 Service:
-  serve [--no-worker]            run the API (and, unless --no-worker, an account-creation worker)
-  worker                         run account-creation workers only
+  serve [--no-worker] [--processes N|auto]
+                                 run the API (and, unless --no-worker, an account-creation worker)
+  worker [--processes N|auto]    run account-creation workers only
   db migrate                     apply pending database migrations
   db schema-dump [--out FILE]    print (or write) the schema as migrated
   db schema-check [--file FILE]  fail when schema.sql differs from the migrations
@@ -37,12 +41,15 @@ Operator (FERRY_URL, FERRY_OPERATOR_API_KEY; add --json for JSON output):
   process show|cancel|retry <supplier> <external-account-number>
   wave approve <supplier> <wave> [--force]
   wave rollback <supplier> <wave> [--yes]
+  webhook add <url> --suppliers <code,code|*> [--types T,T] | list | remove <id>
+  webhook deliveries|enable|disable|test <id>
 
 Supplier (one request body a line; \`ferry push --help\` for the report and exit codes):
   push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>] [--concurrency N]
                 [--dry-run] [--validate-only [--summary FILE]] [--no-wait] [--retry-rejected]
   push notes|transactions|statements|payment-instructions <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
   wave reconcile <supplier> <wave> [--expectations FILE] [--differences N] [--json] --url <base> --api-key <key>
+  events tail --supplier S [--after CURSOR|now] [--types A,B] [--follow] [--json] --url <base> --api-key <key>
 
 ferry <command> --help describes one command.
 `;
@@ -106,6 +113,7 @@ async function dbCommand(
 const OPTIONS = {
   json: { type: 'boolean' },
   'no-worker': { type: 'boolean' },
+  processes: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   out: { type: 'string' },
   file: { type: 'string' },
@@ -124,7 +132,36 @@ const OPTIONS = {
   csv: { type: 'boolean' },
   interval: { type: 'string' },
   iterations: { type: 'string' },
+  types: { type: 'string' },
 } as const;
+
+/**
+ * The primary of `--processes N` (process-cluster.ts): the embedded database is refused, and for
+ * `serve` the port is checked and the operator key resolved once, before any process starts.
+ */
+async function runCluster(command: 'serve' | 'worker', config: FerryConfig): Promise<number> {
+  if (config.databaseUrl === null) {
+    process.stderr.write(
+      `ferry: --processes ${config.processes} needs a PostgreSQL server (DATABASE_URL): the embedded database is held by one process.\n`,
+    );
+    return 2;
+  }
+  if (command === 'serve') {
+    const { ensurePortFree } = await import('../infra/port-check.ts');
+    await ensurePortFree(config.port, config.host);
+    const { resolveOperatorKey } = await import('../auth/operator-key.ts');
+    resolveOperatorKey(config.operatorApiKey, config.dataDir, (file) => {
+      process.stdout.write(
+        `\nFerry generated an operator API key and saved it in ${file} (readable only by you).\n\n`,
+      );
+    });
+  }
+  return runClusterPrimary({
+    processes: config.processes,
+    role: command,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+}
 
 export async function main(argv: string[]): Promise<number> {
   hearStdoutClosing();
@@ -133,6 +170,8 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'push') return runPushCommand(argv.slice(1));
   // So has the supplier's `wave reconcile` (a token, not the operator key).
   if (argv[0] === 'wave' && argv[1] === 'reconcile') return runWaveReconcile(argv.slice(2));
+  // And `events tail` (a token too; --follow runs until a signal).
+  if (argv[0] === 'events') return runEventsCommand(argv.slice(1));
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
   >;
@@ -161,15 +200,19 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     switch (command) {
-      case 'serve': {
-        const { runServer } = await import('../server.ts');
-        await runServer(loadConfig(), { withWorker: !values['no-worker'] });
-        return new Promise(() => {}); // runs until a signal stops it
-      }
+      case 'serve':
       case 'worker': {
-        const { runWorkerProcess } = await import('../worker-process.ts');
-        await runWorkerProcess(loadConfig());
-        return new Promise(() => {});
+        if (typeof values.processes === 'string') process.env.FERRY_PROCESSES = values.processes;
+        const config = loadConfig();
+        if (config.processes > 1 && !isClusterProcess()) return await runCluster(command, config);
+        if (command === 'serve') {
+          const { runServer } = await import('../server.ts');
+          await runServer(config, { withWorker: !values['no-worker'], portChecked: isClusterProcess() });
+        } else {
+          const { runWorkerProcess } = await import('../worker-process.ts');
+          await runWorkerProcess(config);
+        }
+        return new Promise(() => {}); // runs until a signal stops it
       }
       case 'db':
         return await dbCommand(rest[0], values);
@@ -180,6 +223,11 @@ export async function main(argv: string[]): Promise<number> {
           typeof values.port === 'string' ? ['--port', values.port] : [],
         );
       }
+      case 'webhook':
+        return await runWebhookCommand(rest, values, {
+          out: (s) => process.stdout.write(`${s}\n`),
+          json: Boolean(values.json),
+        });
       case 'supplier':
       case 'apikey':
       case 'process':

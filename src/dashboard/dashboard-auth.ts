@@ -67,10 +67,10 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{
 
   // The same throttle as the admin API's operator key: failures from one address add up across both.
   app.post('/sign-in', { schema: { hide, body: SignInBody } }, async (request, reply) => {
-    const wait = throttle.retryAfter(request.ip);
+    const wait = await throttle.retryAfter(request.ip);
     if (wait > 0) throw throttled(wait);
     if (!secretsEqual(request.body.key, operatorKey)) {
-      throttle.recordFailure(request.ip);
+      await throttle.recordFailure(request.ip);
       request.log.info({ event: 'dashboard_sign_in_failed' }, 'dashboard sign-in refused');
       return sendPage(reply, signInPage('The operator key is not valid.'), 401);
     }

@@ -16,6 +16,7 @@ import { errorPage } from './layout.ts';
 import { processPages } from './processes.pages.ts';
 import { supplierPages } from './suppliers.pages.ts';
 import { wavePages } from './waves.pages.ts';
+import { webhookPages } from './webhooks.pages.ts';
 
 export interface DashboardDeps {
   db: Db;
@@ -93,5 +94,6 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardDeps> = async (app, de
     await guarded.register(processPages, { db: deps.db });
     await guarded.register(wavePages, { db: deps.db });
     await guarded.register(apiKeyPages, { db: deps.db, keyScopes: deps.keyScopes });
+    await guarded.register(webhookPages, { db: deps.db });
   });
 };

@@ -72,6 +72,7 @@ export function page(ctx: PageContext, opts: { title: string; main: Html; chart?
 <a href="/dashboard/" class="brand">Ferry</a>
 <a href="/dashboard/">Suppliers</a>
 <a href="/dashboard/api-keys/">API keys</a>
+<a href="/dashboard/webhooks/">Webhooks</a>
 </nav>
 ${postForm(ctx, '/dashboard/sign-out', 'Sign out')}
 </header>

@@ -109,7 +109,8 @@ export const ITEM_CODE_GROUPS: readonly ItemCodeGroup[] = [
   },
   {
     title: 'Events',
-    where: 'The event feed (GET /v2/data-import/events/), at `after` or `types`.',
+    where:
+      'The event feed (GET /v2/data-import/events/), at `after` or `types`; a webhook endpoint (POST /admin/v1/webhook-endpoints/), at `types.N`.',
     todo: CORRECT_AND_RESEND,
     codes: EVENT_CODES,
   },

@@ -1,6 +1,7 @@
 /**
- * `GET /v2/data-import/events/`: a supplier's event feed in pages (event-feed.ts). Registered in
- * the data-import scope: the token hook refuses a key scoped to other suppliers (403, from the
+ * `GET /v2/data-import/events/`: a supplier's event feed in pages (event-feed.ts), or, asked with
+ * `Accept: text/event-stream`, live as server-sent events (event-stream.ts). Registered in the
+ * data-import scope: the token hook refuses a key scoped to other suppliers (403, from the
  * `import_supplier` query parameter) before anything is read.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -21,6 +22,8 @@ import {
   parseCursor,
   readEvents,
 } from './event-feed.ts';
+import type { EventHub } from './event-hub.ts';
+import { openEventStream } from './event-stream.ts';
 
 export const FeedEventSchema = Type.Object(
   {
@@ -91,22 +94,85 @@ export function feedQueryOf(q: { after?: string; types?: string; limit?: string 
   return { after: after!, types, limit };
 }
 
-export const eventRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+const wantsEventStream = (accept: string | undefined) => accept?.includes('text/event-stream') ?? false;
+
+/** Where a stream starts: Last-Event-ID (a reconnecting client), else `after`. 400 when not a cursor. */
+function streamStartOf(lastEventId: string | string[] | undefined, after: Cursor | 'now'): Cursor | 'now' {
+  if (lastEventId === undefined) return after;
+  const cursor = typeof lastEventId === 'string' ? parseCursor(lastEventId.trim()) : null;
+  if (cursor === null)
+    throw validationFailed('validation_error', [
+      item('Last-Event-ID', 'invalid_cursor', 'Not a cursor of this feed.'),
+    ]);
+  return cursor;
+}
+
+const SSE_DESCRIPTION =
+  'With `Accept: text/event-stream`: the same feed live, as server-sent events. Each event is ' +
+  '`id: <cursor>`, `event: <type>` and `data: <the event as JSON>`; a `: heartbeat` comment comes ' +
+  'every 15 s. A client resumes with the `Last-Event-ID` header (it takes precedence over `after`). ' +
+  'A client that does not read what it is sent is disconnected, and resumes the same way.';
+
+export const eventRoutes: FastifyPluginAsyncTypebox<{ db: Db; hub: EventHub }> = async (app, { db, hub }) => {
   app.get(
     '/v2/data-import/events/',
     {
       schema: {
         tags: ['events'],
-        summary: 'A supplier’s events, in commit order, in pages by a cursor',
+        summary: 'A supplier’s events, in commit order, in pages by a cursor, or live',
         description:
           'Every event is returned once, in order, however its writers’ transactions commit: a page ' +
-          'holds back the events of a transaction still running, and returns them once it has ended.',
+          'holds back the events of a transaction still running, and returns them once it has ended. ' +
+          SSE_DESCRIPTION,
         querystring: FeedQuery,
-        response: { 200: FeedPage, 400: BadRequest, ...authErrorResponses },
+        response: {
+          200: {
+            description: 'A page of events, or (text/event-stream) the live feed.',
+            content: {
+              'application/json': { schema: FeedPage },
+              'text/event-stream': {
+                schema: Type.String({
+                  description: 'Server-sent events: `id:` the cursor, `event:` the type, `data:` the event.',
+                  examples: [
+                    'retry: 2000\n\nid: 7421_90211\nevent: EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED\n' +
+                      'data: {"id":"7421_90211","type":"EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED",…}\n\n',
+                  ],
+                }),
+              },
+            },
+          },
+          400: BadRequest,
+          ...authErrorResponses,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { import_supplier } = request.query;
+      if (wantsEventStream(request.headers.accept)) {
+        const query = feedQueryOf({
+          ...request.query,
+          after: request.query.after === 'now' ? '' : request.query.after,
+        });
+        const start = streamStartOf(
+          request.headers['last-event-id'],
+          request.query.after === 'now' ? 'now' : query.after,
+        );
+        // A stream lasts as long as its client stays: REQUEST_TIMEOUT_MS does not cut it (each
+        // of its queries still has the statement timeout). A page keeps its deadline.
+        if (request.deadline) clearTimeout(request.deadline);
+        request.deadline = null;
+        const stream = openEventStream(
+          db,
+          hub,
+          { supplier: import_supplier, types: query.types, after: start, pageSize: query.limit },
+          () => reply.raw.destroy(),
+        );
+        return reply
+          .type('text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .header('x-accel-buffering', 'no')
+          .send(stream.body);
+      }
       if (request.query.after === 'now')
         return { events: [], next_cursor: cursorText(await currentCursor(db)) };
       const { after, types, limit } = feedQueryOf(request.query);

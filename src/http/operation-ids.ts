@@ -49,6 +49,13 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /admin/v1/email-outbox/': 'adminGetEmailOutbox',
   'POST /admin/v1/waves/:supplier/:wave/approve/': 'adminApproveWave',
   'POST /admin/v1/waves/:supplier/:wave/rollback/': 'adminRollBackWave',
+  'POST /admin/v1/webhook-endpoints/': 'adminCreateWebhookEndpoint',
+  'GET /admin/v1/webhook-endpoints/': 'adminListWebhookEndpoints',
+  'GET /admin/v1/webhook-endpoints/:id/': 'adminGetWebhookEndpoint',
+  'PATCH /admin/v1/webhook-endpoints/:id/': 'adminUpdateWebhookEndpoint',
+  'DELETE /admin/v1/webhook-endpoints/:id/': 'adminDeleteWebhookEndpoint',
+  'GET /admin/v1/webhook-endpoints/:id/deliveries/': 'adminListWebhookDeliveries',
+  'POST /admin/v1/webhook-endpoints/:id/test/': 'adminSendWebhookTestEvent',
 };
 
 /** The operation's id, or undefined for a route the table does not name yet. */

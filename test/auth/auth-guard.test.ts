@@ -35,7 +35,12 @@ describe('authentication and supplier scoping on every data-import route', () =>
   const call = (r: Route, supplier: string, headers: Record<string, string>, body?: unknown) =>
     t.app.inject({
       method: r.method,
-      url: r.path.replace('{import_supplier_code}', supplier).replace(/\{[a-z_]+\}/g, 'ext-1'),
+      // A GET without the supplier in its path names it in the query (the event feed).
+      url:
+        r.path.replace('{import_supplier_code}', supplier).replace(/\{[a-z_]+\}/g, 'ext-1') +
+        (r.method === 'GET' && !r.path.includes('{import_supplier_code}')
+          ? `?import_supplier=${supplier}`
+          : ''),
       headers: r.method === 'PUT' ? { ...headers, 'content-type': 'application/x-ndjson' } : headers,
       // A wave's expectations (the one PUT) are NDJSON.
       ...(r.method === 'PUT' ? { payload: '{"external_account_number": "ext-1"}\n' } : {}),
@@ -55,8 +60,8 @@ describe('authentication and supplier scoping on every data-import route', () =>
     // validate, bulk validate, create, bulk create, V2 status, V2 statuses, V1 status, three lists,
     // notes, transactions, statements, payment instruction, V1 validate-account, create-or-update
     // and process, the supplier's own status, and the waves: list, expectations, reconciliation
-    // and its differences
-    assert.equal(routes.length, 22, routes.map((r) => `${r.method} ${r.path}`).join('\n'));
+    // and its differences, and the event feed
+    assert.equal(routes.length, 23, routes.map((r) => `${r.method} ${r.path}`).join('\n'));
   });
 
   it('answers 401 not_authenticated without an Authorization header', async () => {

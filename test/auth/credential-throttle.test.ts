@@ -1,15 +1,26 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CredentialThrottle } from '../../src/auth/credential-throttle.ts';
-import { admin, adminHeaders, createTestApp, type TestApp } from '../helpers/test-app.ts';
+import type { FastifyInstance } from 'fastify';
+import { CredentialThrottle, LocalCredentialThrottle } from '../../src/auth/credential-throttle.ts';
+import { type Db, sql } from '../../src/infra/db/db.ts';
+import { openPgDb } from '../../src/infra/db/pg-db.ts';
+import {
+  admin,
+  adminHeaders,
+  buildTestAppOn,
+  createTestApp,
+  OPERATOR_KEY,
+  type TestApp,
+} from '../helpers/test-app.ts';
+import { createFreshDb, createTestDb, type TestDb, usingPostgresServer } from '../helpers/test-db.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
 type Obj = Record<string, any>;
 
-describe('CredentialThrottle', () => {
+describe('LocalCredentialThrottle', () => {
   it('refuses an address after 10 failures within a minute, until the oldest is a minute old', () => {
     let now = 1_000_000;
-    const throttle = new CredentialThrottle({ now: () => now });
+    const throttle = new LocalCredentialThrottle({ now: () => now });
     for (let i = 0; i < 10; i++) {
       assert.equal(throttle.retryAfter('a'), 0, `check ${i + 1}`);
       throttle.recordFailure('a');
@@ -27,7 +38,7 @@ describe('CredentialThrottle', () => {
   });
 
   it('remembers a bounded number of addresses, forgetting the least recently failing', () => {
-    const throttle = new CredentialThrottle({ maxAddresses: 100, now: () => 0 });
+    const throttle = new LocalCredentialThrottle({ maxAddresses: 100, now: () => 0 });
     for (let i = 0; i < 10; i++) throttle.recordFailure('persistent');
     for (let i = 0; i < 5_000; i++) {
       throttle.recordFailure(`10.0.${i >> 8}.${i & 255}`);
@@ -40,11 +51,97 @@ describe('CredentialThrottle', () => {
 
   it('forgets an address whose failures have all expired', () => {
     let now = 0;
-    const throttle = new CredentialThrottle({ now: () => now });
+    const throttle = new LocalCredentialThrottle({ now: () => now });
     throttle.recordFailure('a');
     now += 60_001;
     assert.equal(throttle.retryAfter('a'), 0);
     assert.equal(throttle.size, 0);
+  });
+});
+
+/** A PostgreSQL server nobody listens for: every statement fails at once (ECONNREFUSED). */
+const unreachableDb = () =>
+  openPgDb({ connectionString: 'postgres://postgres@127.0.0.1:1/nowhere', connectionTimeoutMs: 1_000 });
+
+const logSink = () => {
+  const events: unknown[] = [];
+  return {
+    events,
+    warn: (obj: Record<string, unknown>) => events.push(obj.event),
+    info: (obj: Record<string, unknown>) => events.push(obj.event),
+  };
+};
+
+describe('CredentialThrottle (failures counted in the database)', () => {
+  let tdb: TestDb;
+  before(async () => {
+    tdb = await createTestDb();
+  });
+  after(() => tdb.cleanup());
+
+  const rowsLike = async (pattern: string) =>
+    (
+      await tdb.db.query<{ n: number }>(
+        sql('', 'SELECT count(*)::int AS n FROM credential_failures WHERE address LIKE $1'),
+        [pattern],
+      )
+    ).rows[0].n;
+
+  it('counts the failures of every process sharing the database', async () => {
+    const [a, b] = [new CredentialThrottle(tdb.db), new CredentialThrottle(tdb.db)];
+    for (let i = 0; i < 5; i++) {
+      assert.equal(await a.retryAfter('fleet'), 0);
+      await a.recordFailure('fleet');
+      assert.equal(await b.retryAfter('fleet'), 0);
+      await b.recordFailure('fleet');
+    }
+    // Each saw five; the database saw ten, so both refuse, and so does a process that saw none.
+    for (const throttle of [a, b, new CredentialThrottle(tdb.db)]) {
+      const wait = await throttle.retryAfter('fleet');
+      assert.ok(wait >= 59 && wait <= 60, String(wait));
+    }
+    assert.equal(await a.retryAfter('fleet-other'), 0);
+  });
+
+  it('lets an address check again once its failures have left the window, and then deletes them', async () => {
+    const throttle = new CredentialThrottle(tdb.db, { maxFailures: 3, windowMs: 400 });
+    for (let i = 0; i < 3; i++) await throttle.recordFailure('expiring');
+    assert.equal(await throttle.retryAfter('expiring'), 1);
+    await new Promise((r) => setTimeout(r, 450));
+    assert.equal(await throttle.retryAfter('expiring'), 0);
+    await throttle.recordFailure('expiring');
+    assert.equal(await rowsLike('expiring'), 1, "the address's expired failures went with the new one");
+  });
+
+  it("purges everyone's expired failures, a bounded batch per failure", async () => {
+    await tdb.db.query(
+      sql(
+        '',
+        `INSERT INTO credential_failures (address, failed_at)
+         SELECT 'gone-' || i, now() - interval '2 minutes' FROM generate_series(1, 2500) i`,
+      ),
+    );
+    const throttle = new CredentialThrottle(tdb.db);
+    const left: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await throttle.recordFailure(`purging-${i}`);
+      left.push(await rowsLike('gone-%'));
+    }
+    assert.deepEqual(left, [1_500, 500, 0, 0]);
+    assert.equal(await rowsLike('purging-%'), 4, 'failures within the window stay');
+  });
+
+  it('answers from its own count while the database cannot be reached, and says so once', async () => {
+    const db = await unreachableDb();
+    const log = logSink();
+    const throttle = new CredentialThrottle(db, { logger: log });
+    for (let i = 0; i < 10; i++) {
+      assert.equal(await throttle.retryAfter('outage'), 0);
+      await throttle.recordFailure('outage');
+    }
+    assert.ok((await throttle.retryAfter('outage')) > 0, 'still throttled, per process');
+    assert.deepEqual(log.events, ['credential_throttle_local']);
+    await db.close();
   });
 });
 
@@ -188,5 +285,72 @@ describe('credential checks are throttled per client address', () => {
     for (let i = 0; i < 20; i++) assert.equal((await call(adminHeaders.authorization)).statusCode, 200);
     assert.equal((await call('Bearer wrong')).statusCode, 401);
     assert.equal((await call(adminHeaders.authorization)).statusCode, 429);
+  });
+});
+
+/** Two API processes as the fleet has them: two apps, each on its own pool of one database. */
+describe('the credential throttle holds for the fleet', {
+  skip: !usingPostgresServer() && 'needs DATABASE_URL (a PostgreSQL server; the embedded one is one process)',
+}, () => {
+  let fresh: Awaited<ReturnType<typeof createFreshDb>>;
+  let secondDb: Db;
+  let apps: FastifyInstance[];
+  let apiKey: string;
+  before(async () => {
+    fresh = await createFreshDb({ url: process.env.DATABASE_URL, schemaPrefix: 'fleet_throttle' });
+    secondDb = await openPgDb({ connectionString: process.env.DATABASE_URL!, schema: fresh.schema, max: 5 });
+    apps = [(await buildTestAppOn(fresh.db)).app, (await buildTestAppOn(secondDb)).app];
+    await admin(apps[0], 'POST', '/import-suppliers/', { code: 'ACME' });
+    apiKey = (
+      await admin<{ key: string }>(apps[0], 'POST', '/api-keys/', { name: 'k', import_suppliers: ['ACME'] })
+    ).key;
+  });
+  after(async () => {
+    for (const app of apps) await app.close();
+    await secondDb.close();
+    await fresh.cleanup();
+  });
+
+  const obtain = (app: FastifyInstance, key: string, remoteAddress: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/graphql/',
+      remoteAddress,
+      payload: {
+        query: 'mutation($k: String) { obtainToken(input: {APIKey: $k}) { token } }',
+        variables: { k: key },
+      },
+    });
+  const operator = (app: FastifyInstance, key: string, remoteAddress: string) =>
+    app.inject({
+      method: 'GET',
+      url: '/admin/v1/import-suppliers/',
+      headers: { authorization: `Bearer ${key}` },
+      remoteAddress,
+    });
+
+  it('10 failures split across two API processes lock the address on both', async () => {
+    const address = '192.0.2.10';
+    for (let i = 0; i < 5; i++) {
+      assert.equal(
+        (await obtain(apps[0], `ferry_0123456789abcdef_${'B'.repeat(43)}`, address)).statusCode,
+        200,
+      );
+      assert.equal((await operator(apps[1], `wrong-${i}`, address)).statusCode, 401);
+    }
+    for (const app of apps) {
+      const token = await obtain(app, apiKey, address);
+      assert.equal(token.statusCode, 429, token.body);
+      assert.equal(token.json().errors[0].extensions.code, 'throttled');
+      const retryAfter = Number(token.headers['retry-after']);
+      assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
+      const admin = await operator(app, OPERATOR_KEY, address);
+      assert.equal(admin.statusCode, 429, admin.body);
+      assert.deepEqual(admin.json().code, 'throttled');
+      assert.ok(Number(admin.headers['retry-after']) >= 1);
+    }
+    for (const app of apps) {
+      assert.ok((await obtain(app, apiKey, '192.0.2.11')).json().data.obtainToken.token, 'others may check');
+    }
   });
 });

@@ -122,6 +122,7 @@ describe('a client generated from /openapi.json', () => {
       'payment instruction 201',
       'validate bulk 200 200',
       'wave 1 client-wave differences missing 1 missing',
+      'events EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED PROCESSED true',
     ]);
   });
 
@@ -192,6 +193,7 @@ describe('a client generated from /openapi.json', () => {
       'progress 5 minutes',
       'outbox 200',
       'wave 0 true',
+      'webhook true true false 202 1 http://127.0.0.1:9/hooks 204',
     ]);
   });
 

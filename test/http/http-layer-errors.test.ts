@@ -92,7 +92,7 @@ describe('answers of the HTTP layer', () => {
       // No Content-Type at all, with or without a body, on a route that takes one.
       for (const body of [payload, undefined]) {
         const res = await t.app.inject({ method, url, headers: auth, payload: body });
-        if (body === undefined && /\/(cancel|retry)\/$/.test(url)) continue; // no body taken
+        if (body === undefined && /\/(cancel|retry|test)\/$/.test(url)) continue; // no body taken
         assert.equal(res.statusCode, 415, `${method} ${url} without Content-Type: ${res.body}`);
       }
     }

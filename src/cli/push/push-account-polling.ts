@@ -69,19 +69,26 @@ export async function pollUntilDone(push: PolledPush): Promise<void> {
       if (o.since <= started - POLL_ROUND_MS / 2) due.push(o);
     }
     const finalBefore = push.finalCount();
-    if (push.batchStatus) await pollInBatches(push, due);
-    else {
-      for (let i = 0; i < due.length; i += POLL_CHUNK) {
-        const polled = await Promise.allSettled(due.slice(i, i + POLL_CHUNK).map((o) => poll(push, o)));
-        const failed = polled.find((r) => r.status === 'rejected');
-        if (failed) throw failed.reason;
-      }
-    }
+    await readStatusesOnce(push, due);
     const least = push.batchStatus ? STATUSES_MAX : POLL_CHUNK;
     budget = Math.max(least, 2 * (push.finalCount() - finalBefore));
     const rest = POLL_ROUND_MS - (Date.now() - started);
     if (push.sendingDone() && push.outstanding.size === 0) return;
     if (rest > 0) await new Promise((r) => setTimeout(r, push.sendingDone() ? rest : rest / 4));
+  }
+}
+
+/**
+ * The status of each of these accounts, read once (in batches where the service answers them):
+ * what following the feed cannot tell, an account scheduled before the feed's cursor was taken
+ * or the account number a PROCESSED event lacks (push-account-feed.ts).
+ */
+export async function readStatusesOnce(push: PolledPush, accounts: Outstanding[]): Promise<void> {
+  if (push.batchStatus) return pollInBatches(push, accounts);
+  for (let i = 0; i < accounts.length; i += POLL_CHUNK) {
+    const polled = await Promise.allSettled(accounts.slice(i, i + POLL_CHUNK).map((o) => poll(push, o)));
+    const failed = polled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }
 

@@ -1,11 +1,13 @@
 /**
  * `ferry push accounts`: schedules each line's account (bulk when the server offers it, one
- * request per account otherwise), polls what was scheduled until it is final
+ * request per account otherwise), follows what was scheduled until it is final through the event
+ * feed where the service offers it (push-account-feed.ts), by polling otherwise
  * (push-account-polling.ts), and writes one report line per account in its final state. A re-run
  * with the same report resumes, sending again the lines changed since (push-account-prior.ts).
  * With --validate-only it validates each account and checks the whole book (push-book-checks.ts)
  * instead, scheduling nothing.
  */
+import { FeedFollower, feedCursorFor } from './push-account-feed.ts';
 import {
   type AccountPushMode,
   asKeyPart,
@@ -17,7 +19,7 @@ import {
   requestBodyText,
   toEntry,
 } from './push-account-lines.ts';
-import { pollUntilDone } from './push-account-polling.ts';
+import { type PolledPush, pollUntilDone } from './push-account-polling.ts';
 import { PriorReport } from './push-account-prior.ts';
 import { type BookChecks, checkBook } from './push-book-checks.ts';
 import { errorsOf, type ReportedError, readInputLines } from './push-input.ts';
@@ -54,6 +56,8 @@ export interface AccountPushOptions {
   batchStatus?: boolean;
   /** Whether the service answers a supplier's status (SUPPLIER_PATH), to tell a pause while polling. */
   supplierStatus?: boolean;
+  /** Follow outcomes through the event feed where the service offers it (probed first); else poll. */
+  followFeed?: boolean;
   /** --retry-rejected: send again the lines reported REJECTED or ERRORED. */
   /** --wave: the wave every scheduled account goes in (task_params.wave). */
   wave?: string;
@@ -83,6 +87,8 @@ export class AccountPush {
   #sendingDone = false;
   #aborted = false;
   #changedCreated = 0;
+  /** Set when the run follows the event feed. */
+  #follower: FeedFollower | null = null;
 
   constructor(readonly options: AccountPushOptions) {
     this.pauses = new SupplierPauses({
@@ -134,6 +140,27 @@ export class AccountPush {
   async run(): Promise<number> {
     await this.prepare();
     const { concurrency } = this.options;
+    // Before anything is sent: the feed's cursor, from which every outcome of this run is told.
+    const feedStart =
+      this.options.followFeed && this.options.mode !== 'validate'
+        ? await feedCursorFor(this.options.session, this.options.file)
+        : null;
+    const followed: PolledPush = {
+      session: this.options.session,
+      file: this.options.file,
+      concurrency,
+      batchStatus: this.options.batchStatus ?? false,
+      pauses: this.options.supplierStatus ? this.pauses : null,
+      suppliers: this.suppliers,
+      stallMs: (this.options.pauseTiming ?? DEFAULT_PAUSE_TIMING).stallMs,
+      outstanding: this.outstanding,
+      finalCount: () => this.finals.size,
+      aborted: () => this.#aborted,
+      sendingDone: () => this.#sendingDone,
+      final: (o, status, accountNumber, errors) => this.#final(o, status, accountNumber, errors),
+      sendAgain: (e) => this.#sendOne(e),
+    };
+    this.#follower = feedStart === null ? null : new FeedFollower(followed, feedStart);
     const source = this.options.bulk ? this.#batches() : this.#toSend();
     const send = async () => {
       while (!this.#aborted) {
@@ -158,27 +185,14 @@ export class AccountPush {
     const senders = Promise.all(Array.from({ length: senderCount }, () => guard(send()))).then(() => {
       this.#sendingDone = true;
     });
+    const follow = async () => {
+      // A feed the service stops answering leaves the rest to polling.
+      if (this.#follower && (await this.#follower.run())) return;
+      this.#follower = null;
+      await pollUntilDone(followed);
+    };
     try {
-      await Promise.all([
-        senders,
-        guard(
-          pollUntilDone({
-            session: this.options.session,
-            file: this.options.file,
-            concurrency,
-            batchStatus: this.options.batchStatus ?? false,
-            pauses: this.options.supplierStatus ? this.pauses : null,
-            suppliers: this.suppliers,
-            stallMs: (this.options.pauseTiming ?? DEFAULT_PAUSE_TIMING).stallMs,
-            outstanding: this.outstanding,
-            finalCount: () => this.finals.size,
-            aborted: () => this.#aborted,
-            sendingDone: () => this.#sendingDone,
-            final: (o, status, accountNumber, errors) => this.#final(o, status, accountNumber, errors),
-            sendAgain: (e) => this.#sendOne(e),
-          }),
-        ),
-      ]);
+      await Promise.all([senders, guard(follow())]);
     } finally {
       this.#report.close();
       this.#journal?.close();
@@ -222,7 +236,9 @@ export class AccountPush {
       }
       if (entry.supplier !== null) this.suppliers.add(entry.supplier);
       if (decision.kind === 'poll') {
-        this.outstanding.set(entry.key, outstandingOf(entry, 0));
+        const o = outstandingOf(entry, 0);
+        this.outstanding.set(entry.key, o);
+        this.#follower?.resumed(o);
         continue;
       }
       yield entry;
@@ -316,7 +332,7 @@ export class AccountPush {
     const alreadyImported = asObject(b?.non_field_errors)?.code === 'account_import_process_already_imported';
     if (status === 201 || b?.code === 'account_import_process_in_progress') {
       this.pauses.going(e.supplier ?? '');
-      this.#scheduled(e);
+      this.#scheduled(e, status === 201);
     }
     // Sent before (a run killed after its 201, or an answer lost on the way): not created twice.
     else if (alreadyImported) this.#final(e, 'PROCESSED', asKeyPart(b?.account_id), []);
@@ -324,8 +340,10 @@ export class AccountPush {
     return true;
   }
 
-  #scheduled(e: Entry): void {
-    this.outstanding.set(e.key, outstandingOf(e, Date.now()));
+  /** The account is waiting for the worker: scheduled by this request (`here`), or found in progress. */
+  #scheduled(e: Entry, here: boolean): void {
+    const o = outstandingOf(e, Date.now());
+    this.outstanding.set(e.key, o);
     this.#journal?.append({
       key: e.key,
       import_supplier: e.supplier,
@@ -334,6 +352,7 @@ export class AccountPush {
       // Newer than the report's lines so far: a re-run polls it rather than trust an older line.
       after: this.#prior.lines,
     });
+    this.#follower?.scheduled(o, here);
   }
 
   #final(

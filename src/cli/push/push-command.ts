@@ -152,6 +152,7 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
           bulk: offered.includes(mode === 'validate' ? VALIDATE_BULK_PATH : BULK_PATH),
           batchStatus: offered.includes(STATUSES_PATH),
           supplierStatus: offered.includes(SUPPLIER_PATH),
+          followFeed: true,
           retryRejected: values['retry-rejected'] ?? false,
           wave: values.wave,
           noWait: values['no-wait'] ?? false,

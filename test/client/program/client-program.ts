@@ -171,5 +171,17 @@ export async function runClientProgram(input: ProgramInput): Promise<ProgramResu
     `wave ${uploaded.data.accounts} ${waves.data.results.map((w) => w.wave).join(',')} ` +
       `${reconciled.data.status} missing ${reconciled.data.accounts.missing} ${first.kind}`,
   );
+
+  // What happened to the account, from the event feed: its creation, then what was added to it.
+  const feed = await ferry.GET('/v2/data-import/events/', {
+    params: { query: { import_supplier: input.supplier, types: 'EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED' } },
+  });
+  if (feed.error) throw new Error(`events: ${JSON.stringify(feed.error)}`);
+  // The path also serves text/event-stream: JSON is what a request without that Accept gets.
+  if (typeof feed.data === 'string') throw new Error('events: a stream where JSON was asked for');
+  const processed = feed.data.events.find((e) => e.external_account_number === external);
+  steps.push(
+    `events ${processed?.type} ${processed?.data.status} ${feed.data.next_cursor === processed?.id}`,
+  );
   return { accountNumber, steps };
 }

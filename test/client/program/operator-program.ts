@@ -1,7 +1,7 @@
 /**
  * An operator's program written against the client generated from Ferry's /openapi.json: it
  * calls every admin operation (suppliers, API keys, processes one at a time and by filter,
- * exports, progress). Like client-program.ts it is type-checked with `tsc --strict` beside
+ * exports, progress, waves, webhook endpoints). Like client-program.ts it is type-checked with `tsc --strict` beside
  * freshly generated types and run against the service; it uses only those types and openapi-fetch.
  */
 import createClient from 'openapi-fetch';
@@ -101,5 +101,28 @@ export async function runOperatorProgram(input: OperatorInput): Promise<string[]
   });
   if (!preview.data || !approved.data) return fail('wave', preview.error ?? approved.error);
   steps.push(`wave ${preview.data.processes} ${approved.data.approval.forced}`);
+
+  const hook = await ferry.POST('/admin/v1/webhook-endpoints/', {
+    body: {
+      url: 'http://127.0.0.1:9/hooks',
+      import_suppliers: [input.supplier],
+      types: ['EVENT_NOTE_ADDED'],
+    },
+  });
+  if (!hook.data) return fail('webhook', hook.error);
+  const endpoint = { params: { path: { id: hook.data.id } } };
+  const hooks = await ferry.GET('/admin/v1/webhook-endpoints/');
+  const paused = await ferry.PATCH('/admin/v1/webhook-endpoints/{id}/', {
+    ...endpoint,
+    body: { enabled: false },
+  });
+  const tested = await ferry.POST('/admin/v1/webhook-endpoints/{id}/test/', endpoint);
+  const deliveries = await ferry.GET('/admin/v1/webhook-endpoints/{id}/deliveries/', endpoint);
+  const shown = await ferry.GET('/admin/v1/webhook-endpoints/{id}/', endpoint);
+  const removed = await ferry.DELETE('/admin/v1/webhook-endpoints/{id}/', endpoint);
+  steps.push(
+    `webhook ${hook.data.secret.length > 0} ${hooks.data?.some((h) => h.id === hook.data?.id)} ` +
+      `${paused.data?.enabled} ${tested.response.status} ${deliveries.data?.length} ${shown.data?.url} ${removed.response.status}`,
+  );
   return steps;
 }

@@ -1,0 +1,261 @@
+/**
+ * `npm run bench -- --scaling`: the service as it is deployed on a big machine (PRODUCT.md §12),
+ * measured at 1, 2, 4 and 8 processes: `ferry serve --no-worker --processes N` and
+ * `ferry worker --processes N` on one PostgreSQL server, each N on a fresh schema. For each N:
+ * end-to-end through the bulk path (N `ferry push accounts` at once, each with its share of the
+ * book; the clock runs until the last exits, when every account is final), then validate and V2
+ * status polling against the N API processes. The series is printed with the machine's cores.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { sql } from '../src/infra/db/db.ts';
+import { accountFor } from '../test/helpers/account-fixtures.ts';
+import { createFreshDb } from '../test/helpers/test-db.ts';
+import { accountRows, FERRY_BIN } from './end-to-end.ts';
+import { runLoad } from './load.ts';
+import { type BenchResult, round, type Scale } from './result.ts';
+
+const SUPPLIER = 'SCALE';
+const countProcessed = sql(
+  '',
+  `SELECT count(*)::int AS n FROM import_processes WHERE import_supplier = $1 AND status = 'PROCESSED'`,
+);
+const OPERATOR_KEY = 'bench-operator-key-0123456789';
+
+export interface ScalingPoint {
+  processes: number;
+  bulkPerSec: number;
+  validatePerSec: number;
+  statusPerSec: number;
+  statusP99Ms: number;
+  pushSeconds: number;
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as { port: number };
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** A `ferry` command as its own process tree (a cluster primary and its processes); `tail` is its last output. */
+function ferry(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [FERRY_BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let tail = '';
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => {
+    tail = (tail + s).slice(-2_000);
+  });
+  const exited = once(child, 'exit');
+  return {
+    child,
+    tail: () => tail.trim().split('\n').slice(-3).join(' | '),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, delay(40_000)]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+async function call(base: string, path: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
+  const res = await fetch(`${base}${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+/** Waits until the API answers (its first process is up), or the deadline. */
+async function waitReady(base: string, deadlineMs: number): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {}
+    await delay(200);
+  }
+  throw new Error(`${base} did not answer within ${deadlineMs} ms`);
+}
+
+async function writeBooks(dir: string, n: number, parts: number): Promise<string[]> {
+  const files = Array.from({ length: parts }, (_, i) => join(dir, `book-${i}.ndjson`));
+  const outs = files.map((f) => createWriteStream(f));
+  let i = 0;
+  for (const [, , payload] of accountRows(n, SUPPLIER, 2_000_001)) {
+    const out = outs[i++ % parts];
+    if (!out.write(`${payload}\n`)) await once(out, 'drain');
+  }
+  for (const out of outs) out.end();
+  await Promise.all(outs.map((o) => finished(o)));
+  return files;
+}
+
+/** One point of the series: N API and N worker processes on a fresh schema. */
+async function measure(
+  url: string,
+  n: number,
+  scale: Scale,
+  log: (m: string) => void,
+): Promise<ScalingPoint> {
+  const fresh = await createFreshDb({ url, schemaPrefix: 'bench', poolSize: 1 });
+  const dir = await mkdtemp(join(tmpdir(), 'ferry-bench-scaling-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    DATABASE_URL: fresh.url!,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: join(dir, 'data'),
+    OPERATOR_API_KEY: OPERATOR_KEY,
+    RATE_LIMIT_PER_SECOND: '1000000',
+    LOG_LEVEL: 'error',
+  };
+  const api = ferry(['serve', '--no-worker', '--processes', String(n)], env);
+  const workers = ferry(['worker', '--processes', String(n)], env);
+  try {
+    await waitReady(base, 60_000);
+    await delay(1_000 + 250 * n); // the other processes of the primary start alongside
+    const admin = { authorization: `Bearer ${OPERATOR_KEY}` };
+    await call(base, '/admin/v1/import-suppliers/', {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ code: SUPPLIER }),
+    });
+    const key = await call(base, '/admin/v1/api-keys/', {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'scaling bench', import_suppliers: [SUPPLIER] }),
+    });
+    const graphql = await call(base, '/v1/graphql/', {
+      method: 'POST',
+      body: JSON.stringify({
+        query: 'mutation($k: String) { obtainToken(input: {APIKey: $k}) { token } }',
+        variables: { k: key.key },
+      }),
+    });
+    const token = (graphql.data as { obtainToken: { token: string } }).obtainToken.token;
+    const headers = { authorization: `Token ${token}` };
+
+    // End to end through the bulk path: N pushes at once, each with its share of the book.
+    const books = await writeBooks(dir, scale.accounts, n);
+    const t0 = performance.now();
+    const pushes = books.map((book, i) =>
+      ferry(
+        [
+          'push',
+          'accounts',
+          book,
+          '--url',
+          base,
+          '--api-key',
+          String(key.key),
+          '--report',
+          join(dir, `report-${i}.ndjson`),
+        ],
+        {},
+      ),
+    );
+    const codes = await Promise.all(
+      pushes.map((p) => once(p.child, 'exit').then(([c]) => c as number | null)),
+    );
+    const pushSeconds = (performance.now() - t0) / 1000;
+    const failed = codes.findIndex((c) => c !== 0);
+    if (failed >= 0) throw new Error(`a push exited ${codes[failed]}: ${pushes[failed].tail()}`);
+    const { rows } = await fresh.db.query<{ n: number }>(countProcessed, [SUPPLIER]);
+    const count = rows[0].n;
+    if (count !== scale.accounts) throw new Error(`${count} of ${scale.accounts} accounts PROCESSED`);
+    const bulkPerSec = scale.accounts / pushSeconds;
+    log(
+      `  ${n} processes: end-to-end-bulk ${Math.round(bulkPerSec)} accounts/s (${pushSeconds.toFixed(1)} s)`,
+    );
+
+    const connections = 64;
+    const validate = await runLoad({
+      url: `${base}/v2/data-import/accounts/validate/`,
+      connections,
+      durationSeconds: scale.seconds,
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(accountFor(SUPPLIER, 9_999_001)),
+    });
+    const paths = Array.from({ length: Math.min(scale.accounts, 10_000) }, (_, i) => {
+      const ext = accountFor(SUPPLIER, 2_000_001 + i).external_account_number;
+      return `/v2/data-import/accounts/${SUPPLIER}/${ext}/`;
+    });
+    const status = await runLoad({
+      url: `${base}${paths[0]}`,
+      connections,
+      durationSeconds: scale.seconds,
+      method: 'GET',
+      headers,
+      generate: { kind: 'paths', paths },
+    });
+    log(
+      `  ${n} processes: validate ${Math.round(validate.reqPerSec)} req/s, status-v2 ${Math.round(status.reqPerSec)} req/s`,
+    );
+    return {
+      processes: n,
+      bulkPerSec,
+      validatePerSec: validate.reqPerSec,
+      statusPerSec: status.reqPerSec,
+      statusP99Ms: status.p99Ms,
+      pushSeconds,
+    };
+  } finally {
+    await Promise.all([api.stop(), workers.stop()]);
+    await rm(dir, { recursive: true, force: true });
+    await fresh.cleanup().catch(() => {});
+  }
+}
+
+/** The series, and the §7 targets read from it (they count on a many-core machine only). */
+export async function benchScaling(
+  url: string,
+  scale: Scale,
+  counts: number[],
+  log: (m: string) => void,
+): Promise<{ points: ScalingPoint[]; results: BenchResult[]; cores: number }> {
+  const points: ScalingPoint[] = [];
+  for (const n of counts) {
+    log(`scaling: ${n} API + ${n} worker processes…`);
+    points.push(await measure(url, n, scale, log));
+  }
+  const one = points[0];
+  const results: BenchResult[] = points.map((p) => {
+    const bulkX = p.bulkPerSec / one.bulkPerSec;
+    const validateX = p.validatePerSec / one.validatePerSec;
+    const statusX = p.statusPerSec / one.statusPerSec;
+    const at8 = p.processes === 8;
+    return {
+      name: `scaling-${p.processes}`,
+      value: round(p.bulkPerSec, 0),
+      unit: 'accounts/s',
+      baseline: round(one.bulkPerSec, 0),
+      ratio: round(bulkX, 2),
+      target: at8 ? 'bulk ≥ 3 × and ≥ 8,000/s; validate, status ≥ 5 ×' : 'series',
+      pass: !at8 || (bulkX >= 3 && p.bulkPerSec >= 8_000 && validateX >= 5 && statusX >= 5),
+      detail: {
+        validate_req_s: round(p.validatePerSec, 0),
+        validate_x: round(validateX, 2),
+        status_req_s: round(p.statusPerSec, 0),
+        status_x: round(statusX, 2),
+        status_p99_ms: p.statusP99Ms,
+        push_s: round(p.pushSeconds, 1),
+      },
+    };
+  });
+  return { points, results, cores: availableParallelism() };
+}

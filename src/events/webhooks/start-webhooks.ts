@@ -1,0 +1,66 @@
+/**
+ * Webhooks in a worker process: fan-out and the sender, both on the lease loop, started by
+ * `ferry worker` and by `ferry serve` beside its in-process worker. Any number of processes may
+ * run them on one database: fan-out shares the endpoints by row lock, the sender the deliveries
+ * by lease.
+ */
+import type { Registry } from 'prom-client';
+import { ConfigError } from '../../config.ts';
+import type { Db } from '../../infra/db/db.ts';
+import { startWebhookFanOut } from './webhook-fan-out.ts';
+import { type SenderOptions, startWebhookSender } from './webhook-sender.ts';
+
+export interface WebhookSettings {
+  /** WEBHOOK_LEASE_SECONDS: how long a sender's claim on a delivery lasts (default 30). */
+  leaseSeconds: number;
+  /** WEBHOOK_POLL_MS: about how long fan-out and an idle sender wait between looks (default 250). */
+  pollMs: number;
+  /** WEBHOOK_CONCURRENCY: POSTs in flight at once per process (default 64). */
+  concurrency: number;
+}
+
+function whole(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+) {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+/** The webhook settings from the environment, validated once at start (ConfigError names a bad one). */
+export function webhookSettings(env: Record<string, string | undefined>): WebhookSettings {
+  return {
+    leaseSeconds: whole(env, 'WEBHOOK_LEASE_SECONDS', 30, 1, 3_600),
+    pollMs: whole(env, 'WEBHOOK_POLL_MS', 250, 10, 60_000),
+    concurrency: whole(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1_024),
+  };
+}
+
+export interface WebhooksHandle {
+  stop(): Promise<void>;
+}
+
+export function startWebhooks(
+  settings: WebhookSettings,
+  deps: { db: Db; logger: SenderOptions['logger']; metrics?: Registry },
+): WebhooksHandle {
+  const fanOut = startWebhookFanOut({ db: deps.db, logger: deps.logger, idlePollMs: settings.pollMs });
+  const sender = startWebhookSender({
+    ...deps,
+    leaseSeconds: settings.leaseSeconds,
+    concurrency: settings.concurrency,
+    idlePollMs: settings.pollMs,
+  });
+  return {
+    async stop() {
+      await Promise.all([fanOut.stop(), sender.stop()]);
+    },
+  };
+}

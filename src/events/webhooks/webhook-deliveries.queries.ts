@@ -1,0 +1,193 @@
+/**
+ * The SQL of webhook fan-out (feed → deliveries) and of the sender (deliveries → POSTs), on the
+ * tables of migration 0020. Locking choices are explained beside each statement.
+ */
+import { sql } from '../../infra/db/db.ts';
+
+/**
+ * Enabled endpoints with an event after their cursor that fan-out may read already (below the
+ * oldest running transaction, as readEvents reads). Asked without a lock or a transaction id, so
+ * an idle fan-out costs one cheap read per round, not a transaction per endpoint.
+ */
+export const selectEndpointsBehind = sql(
+  'selectWebhookEndpointsBehind',
+  `SELECT e.id FROM webhook_endpoints e
+    WHERE e.enabled AND EXISTS (
+      SELECT 1 FROM events v
+       WHERE (v.xid, v.id) > (e.cursor_xid, e.cursor_id)
+         AND v.xid < pg_snapshot_xmin(pg_current_snapshot()))
+    ORDER BY e.id`,
+);
+
+export interface FanOutEndpoint {
+  id: string;
+  import_suppliers: string[];
+  types: string[] | null;
+  cursor_xid: string;
+  cursor_id: string;
+}
+
+/**
+ * Endpoint $1 for fan-out, row-locked to the end of the transaction. SKIP LOCKED: while another
+ * worker fans out for this endpoint, this one goes on to the next endpoint instead of waiting,
+ * so any number of workers share the endpoints and only one at a time moves an endpoint's cursor.
+ */
+export const lockEndpointForFanOut = sql(
+  'lockWebhookEndpointForFanOut',
+  `SELECT id, import_suppliers, types, cursor_xid::text, cursor_id::text
+     FROM webhook_endpoints WHERE id = $1 AND enabled
+      FOR UPDATE SKIP LOCKED`,
+);
+
+/**
+ * The deliveries of one page of the feed for endpoint $1. The unique (endpoint_id, event_id)
+ * makes a repeated fan-out of an event a no-op (it cannot happen while the cursor moves in the
+ * same transaction, but the table says so, not only the code).
+ */
+export const insertDeliveries = sql(
+  'insertWebhookDeliveries',
+  `INSERT INTO webhook_deliveries
+          (endpoint_id, event_id, event_xid, feed_event_id, event_type, ordering_key, occurred_at, body)
+   SELECT $1, u.event_id, u.event_xid, u.feed_event_id, u.event_type, u.ordering_key, u.occurred_at, u.body
+     FROM unnest($2::bigint[], $3::xid8[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
+          AS u(event_id, event_xid, feed_event_id, event_type, ordering_key, occurred_at, body)
+   ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+);
+
+/** Moves endpoint $1's cursor to ($2, $3), in the transaction that wrote the page's deliveries. */
+export const advanceEndpointCursor = sql(
+  'advanceWebhookEndpointCursor',
+  'UPDATE webhook_endpoints SET cursor_xid = $2::xid8, cursor_id = $3::bigint WHERE id = $1',
+);
+
+export interface ClaimedDelivery {
+  id: string;
+  endpoint_id: string;
+  url: string;
+  secret: string;
+  feed_event_id: string;
+  body: string;
+  attempts: number;
+  occurred_at: Date;
+}
+
+/**
+ * Claims up to $2 deliveries for sender $1, leasing them for $3 seconds: pending, due, not leased
+ * (or their sender's lease ran out: it crashed or stalled), of an enabled endpoint, and each the
+ * head of its key: no earlier delivery of the same endpoint and key is still pending. A key's
+ * next event so waits until the one before it is delivered (or has failed for good), however
+ * many retries that takes, which keeps each import process's events in order.
+ *
+ * Locking, as for the import queue: FOR UPDATE SKIP LOCKED gives concurrent senders disjoint
+ * rows without waiting; after this statement the lease columns say who owns a row. A head that
+ * another sender holds is still pending, so the NOT EXISTS keeps its successor back too.
+ */
+export const claimDueDeliveries = sql(
+  'claimDueWebhookDeliveries',
+  `WITH due AS (
+     SELECT d.id FROM webhook_deliveries d
+      WHERE d.state = 'pending' AND d.next_attempt_at <= now()
+        AND (d.locked_until IS NULL OR d.locked_until < now())
+        AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled)
+        AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliveries p
+           WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key
+             AND p.state = 'pending' AND (p.event_xid, p.event_id) < (d.event_xid, d.event_id))
+      ORDER BY d.next_attempt_at, d.id
+      LIMIT $2
+        FOR UPDATE OF d SKIP LOCKED
+   )
+   UPDATE webhook_deliveries d
+      SET locked_by = $1, locked_until = now() + make_interval(secs => $3),
+          first_attempt_at = coalesce(d.first_attempt_at, now())
+     FROM due, webhook_endpoints e
+    WHERE d.id = due.id AND e.id = d.endpoint_id
+   RETURNING d.id, d.endpoint_id, e.url, e.secret, d.feed_event_id, d.body, d.attempts, d.occurred_at`,
+);
+
+/** One attempt at delivery $1 (at $2, status $3, $4 ms, error $5), whatever became of the delivery. */
+export const insertAttempt = sql(
+  'insertWebhookAttempt',
+  `INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error)
+   SELECT id, $2, $3, $4, $5 FROM webhook_deliveries WHERE id = $1`,
+);
+
+/**
+ * The 2xx answers of one settled batch, in one statement: deliveries $1 (answered at $2, status
+ * $3, in $4 ms) get their attempt and are delivered, whoever holds them now (a sender that took
+ * one over after this one's lease ran out must not post it again); their endpoints are no longer
+ * failing. One commit for a batch, not two for each delivery: the sender's round trips were what
+ * held deliveries back under a bulk push. Answers the deliveries this statement delivered.
+ */
+export const markBatchDelivered = sql(
+  'markWebhookBatchDelivered',
+  `WITH u AS (
+     SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::int[]) AS u(id, at, status, ms)
+   ), a AS (
+     INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error)
+     SELECT d.id, u.at, u.status, u.ms, NULL FROM u JOIN webhook_deliveries d ON d.id = u.id
+   ), d AS (
+     UPDATE webhook_deliveries d
+        SET state = 'delivered', delivered_at = now(), attempts = d.attempts + 1, locked_by = NULL,
+            locked_until = NULL, last_status_code = u.status, last_error = NULL
+       FROM u
+      WHERE d.id = u.id AND d.state = 'pending'
+     RETURNING d.id, d.endpoint_id, d.occurred_at
+   ), e AS (
+     UPDATE webhook_endpoints SET failing_since = NULL
+      WHERE id IN (SELECT endpoint_id FROM d) AND failing_since IS NOT NULL
+   )
+   SELECT d.id, d.occurred_at FROM d`,
+);
+
+/**
+ * A failed attempt at delivery $1 by sender $2 (status $3, error $4): tried again in $5 seconds,
+ * unless its first attempt is $6 seconds old or more, when it has failed for good. Its endpoint
+ * has been failing since its first failure after its last delivery. Answers the delivery's new
+ * state and since when the endpoint has been failing; no row when another sender holds it.
+ */
+export const recordFailedAttempt = sql(
+  'recordWebhookFailedAttempt',
+  `WITH d AS (
+     UPDATE webhook_deliveries
+        SET attempts = attempts + 1, locked_by = NULL, locked_until = NULL,
+            last_status_code = $3, last_error = $4,
+            state = CASE WHEN first_attempt_at <= now() - make_interval(secs => $6) THEN 'failed' ELSE 'pending' END,
+            failed_at = CASE WHEN first_attempt_at <= now() - make_interval(secs => $6) THEN now() END,
+            next_attempt_at = now() + make_interval(secs => $5)
+      WHERE id = $1 AND state = 'pending' AND locked_by = $2
+     RETURNING endpoint_id, state, attempts
+   ), e AS (
+     UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now())
+      WHERE id = (SELECT endpoint_id FROM d)
+     RETURNING failing_since
+   )
+   SELECT d.state, d.attempts, e.failing_since FROM d LEFT JOIN e ON true`,
+);
+
+/**
+ * Disables endpoint $1 when it has done nothing but fail for $2 seconds; answers it when it did.
+ * Its pending deliveries wait (not claimed, not failed) until the operator enables it again.
+ */
+export const disableFailingEndpoint = sql(
+  'disableFailingWebhookEndpoint',
+  `UPDATE webhook_endpoints
+      SET enabled = false, disabled_at = now(),
+          disabled_reason = 'every delivery failed since ' ||
+            to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+    WHERE id = $1 AND enabled AND failing_since <= now() - make_interval(secs => $2)
+   RETURNING id, url, failing_since, disabled_reason`,
+);
+
+/** A sender stopping hands back deliveries $1 it claimed but did not post (no attempt made). */
+export const releaseDeliveries = sql(
+  'releaseWebhookDeliveries',
+  `UPDATE webhook_deliveries SET locked_by = NULL, locked_until = NULL
+    WHERE id = ANY($1::bigint[]) AND state = 'pending' AND locked_by = $2`,
+);
+
+/** Deliveries waiting to go out (the pending gauge, read at scrape time). */
+export const countPendingDeliveries = sql(
+  'countPendingWebhookDeliveries',
+  "SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'pending'",
+);

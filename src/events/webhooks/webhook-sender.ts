@@ -1,0 +1,238 @@
+/**
+ * The webhook sender: posts the deliveries fan-out wrote, each alone, at least once, in order per
+ * key (decision 0072). It claims due heads of keys under a lease (webhook-deliveries.queries.ts),
+ * posts a claim's deliveries at once, and records every attempt: a 2xx is delivered; anything
+ * else is retried after a jittered exponential backoff (about 1 s, doubling, at most an hour)
+ * until 72 hours after the first attempt, then the delivery has failed. An endpoint that has done
+ * nothing but fail for 24 hours is disabled. A sender killed mid-post loses nothing: the
+ * delivery's lease runs out and another sender posts it again (the receiver deduplicates by
+ * Ferry-Event-Id).
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Registry } from 'prom-client';
+import type { Db } from '../../infra/db/db.ts';
+import { type LeaseLoop, type LeaseLoopOptions, startLeaseLoop } from '../../infra/lease-loop.ts';
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  disableFailingEndpoint,
+  insertAttempt,
+  markBatchDelivered,
+  recordFailedAttempt,
+  releaseDeliveries,
+} from './webhook-deliveries.queries.ts';
+import { type WebhookMetrics, webhookMetrics } from './webhook-metrics.ts';
+import { createWebhookPoster, type PostOutcome, type WebhookPoster } from './webhook-post.ts';
+
+export interface RetryPolicy {
+  /** The first retry waits about this long; each further one twice as long, jittered. */
+  baseMs: number;
+  maxMs: number;
+  /** A delivery still failing this long after its first attempt has failed for good. */
+  giveUpAfterMs: number;
+  /** An endpoint whose attempts have all failed for this long is disabled. */
+  disableAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  baseMs: 1_000,
+  maxMs: 3_600_000,
+  giveUpAfterMs: 72 * 3_600_000,
+  disableAfterMs: 24 * 3_600_000,
+};
+
+export interface SenderOptions {
+  db: Db;
+  logger: LeaseLoopOptions['logger'] & { info(obj: Record<string, unknown>, msg: string): void };
+  /** How long a claim lasts; a sender that dies leaves its deliveries to others after it. */
+  leaseSeconds: number;
+  /** POSTs in flight at once in this process. */
+  concurrency: number;
+  /** About how long a lane waits after a claim that found nothing due. */
+  idlePollMs: number;
+  metrics?: Registry;
+  retry?: Partial<RetryPolicy>;
+  /** A poster of the test's own; default: keep-alive agents with `concurrency` sockets per host. */
+  poster?: WebhookPoster;
+  /** [0, 1) for the backoff's jitter; Math.random unless a test fixes it. */
+  random?: () => number;
+}
+
+export interface SenderHandle {
+  readonly senderId: string;
+  readonly loop: LeaseLoop;
+  /** Finishes the posts in flight, hands back what was claimed and not posted, closes the sockets. */
+  stop(): Promise<void>;
+}
+
+/** Lanes claim and post independently: a slow receiver holds up its lane's batch only. */
+const LANES = 4;
+/**
+ * The deliveries' planner statistics are refreshed by the sender after this many claimed (or
+ * half a minute of claiming, and at its first claim): a fresh table, or one that grew by a push
+ * since autovacuum last looked (PGlite has none), makes the planner sort every pending delivery
+ * for each claim instead of reading the first few in index order (a second per claim, not 0.5 ms).
+ */
+const ANALYZE_EVERY_CLAIMS = 2_000;
+const ANALYZE_EVERY_MS = 30_000;
+
+/** The wait before the next attempt after `attempts` failed ones: between half and all of the doubled base. */
+export function retryDelayMs(
+  attempts: number,
+  retry: RetryPolicy,
+  random: () => number = Math.random,
+): number {
+  const ms = Math.min(retry.maxMs, retry.baseMs * 2 ** Math.max(0, attempts - 1));
+  return ms / 2 + (random() * ms) / 2;
+}
+
+export function startWebhookSender(opts: SenderOptions): SenderHandle {
+  const { db, logger, leaseSeconds } = opts;
+  const senderId = `${hostname()}:${process.pid}:webhooks:${randomBytes(3).toString('hex')}`;
+  const retry = { ...DEFAULT_RETRY, ...opts.retry };
+  const random = opts.random ?? Math.random;
+  const lanes = Math.min(LANES, opts.concurrency);
+  const batchSize = Math.max(1, Math.ceil(opts.concurrency / lanes));
+  const poster = opts.poster ?? createWebhookPoster({ maxSockets: opts.concurrency });
+  const metrics: WebhookMetrics | null = opts.metrics ? webhookMetrics(opts.metrics, db) : null;
+  let claimedSinceAnalyze = 0;
+  let lastAnalyze = 0;
+  let analyzing: Promise<void> | null = null;
+
+  /** In the background: the lanes go on claiming meanwhile. */
+  function refreshStatistics() {
+    const due =
+      claimedSinceAnalyze >= ANALYZE_EVERY_CLAIMS ||
+      (claimedSinceAnalyze > 0 && Date.now() - lastAnalyze >= ANALYZE_EVERY_MS);
+    if (!due || analyzing) return;
+    claimedSinceAnalyze = 0;
+    lastAnalyze = Date.now();
+    analyzing = db
+      .exec('ANALYZE webhook_deliveries')
+      .catch((err) => logger.warn({ err }, 'could not refresh the webhook deliveries’ statistics'))
+      .finally(() => {
+        analyzing = null;
+      });
+  }
+
+  /** The 2xx answers of a batch: one statement for all of them. */
+  async function recordDelivered(done: readonly [ClaimedDelivery, PostOutcome][]): Promise<void> {
+    if (done.length === 0) return;
+    const { rows } = await db.query<{ id: string; occurred_at: Date }>(markBatchDelivered, [
+      done.map(([d]) => d.id),
+      done.map(([, o]) => o.at),
+      done.map(([, o]) => o.statusCode),
+      done.map(([, o]) => o.durationMs),
+    ]);
+    const now = Date.now();
+    for (const r of rows) {
+      metrics?.deliveries.inc({ result: 'delivered' });
+      metrics?.lag.observe(Math.max(0, (now - r.occurred_at.getTime()) / 1000));
+    }
+  }
+
+  /** A failed attempt: its backoff, giving up after 72 hours, disabling the endpoint after 24. */
+  async function recordFailed(d: ClaimedDelivery, o: PostOutcome): Promise<void> {
+    await db.query(insertAttempt, [d.id, o.at, o.statusCode, o.durationMs, o.error]);
+    const waitMs = retryDelayMs(d.attempts + 1, retry, random);
+    const { rows } = await db.query<{ state: string; attempts: number; failing_since: Date | null }>(
+      recordFailedAttempt,
+      [d.id, senderId, o.statusCode, o.error, waitMs / 1000, retry.giveUpAfterMs / 1000],
+    );
+    const after = rows[0];
+    if (!after) return; // Another sender took it over after this one's lease ran out.
+    const log = {
+      deliveryId: d.id,
+      eventId: d.feed_event_id,
+      endpointId: d.endpoint_id,
+      attempts: after.attempts,
+    };
+    if (after.state === 'failed') {
+      metrics?.deliveries.inc({ result: 'failed' });
+      logger.warn({ ...log, error: o.error }, 'webhook delivery failed for good');
+    } else {
+      metrics?.deliveries.inc({ result: 'failed_attempt' });
+    }
+    const disabled = await db.query<{ url: string; failing_since: Date; disabled_reason: string }>(
+      disableFailingEndpoint,
+      [d.endpoint_id, retry.disableAfterMs / 1000],
+    );
+    if (disabled.rows[0]) {
+      const { url, failing_since, disabled_reason } = disabled.rows[0];
+      logger.warn(
+        {
+          event: 'webhook_endpoint_disabled',
+          endpointId: d.endpoint_id,
+          url,
+          failingSince: failing_since,
+          reason: disabled_reason,
+        },
+        'webhook endpoint disabled: its deliveries have done nothing but fail',
+      );
+    }
+  }
+
+  /**
+   * Posts a claimed batch, then records it: a failure at once (its backoff starts from its
+   * answer), the 2xx answers together once every post of the batch is back. If the database
+   * fails us, the lease runs out and those deliveries are posted again (at least once).
+   */
+  async function settle(claimed: readonly ClaimedDelivery[], stopping: AbortSignal): Promise<void> {
+    if (stopping.aborted) {
+      // Stopping before any was posted: back at once, not at the lease's end.
+      await db.query(releaseDeliveries, [claimed.map((d) => d.id), senderId]).catch(() => {});
+      return;
+    }
+    const delivered: [ClaimedDelivery, PostOutcome][] = [];
+    await Promise.all(
+      claimed.map(async (d) => {
+        const outcome = await poster.post({
+          url: d.url,
+          secret: d.secret,
+          eventId: d.feed_event_id,
+          body: d.body,
+        });
+        if (outcome.delivered) {
+          delivered.push([d, outcome]);
+          return;
+        }
+        await recordFailed(d, outcome).catch((err) =>
+          logger.warn(
+            { err, deliveryId: d.id },
+            'could not record a webhook attempt; it will be posted again',
+          ),
+        );
+      }),
+    );
+    await recordDelivered(delivered).catch((err) =>
+      logger.warn(
+        { err, deliveries: delivered.length },
+        'could not record webhook deliveries; they will be posted again',
+      ),
+    );
+  }
+
+  async function claim() {
+    const { rows } = await db.query<ClaimedDelivery>(claimDueDeliveries, [senderId, batchSize, leaseSeconds]);
+    claimedSinceAnalyze += rows.length;
+    refreshStatistics();
+    return rows;
+  }
+
+  const loop = startLeaseLoop(
+    { claim, settle },
+    { name: 'webhook sender', logger, idlePollMs: opts.idlePollMs, lanes },
+  );
+  logger.info({ senderId, concurrency: opts.concurrency, leaseSeconds }, 'webhook sender started');
+
+  return {
+    senderId,
+    loop,
+    async stop() {
+      await loop.stop();
+      await analyzing;
+      poster.close();
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * One webhook POST (webhook-post.ts) against real sockets: a 2xx delivers; a receiver that does
+ * not answer in time, a refused connection and a redirect are failures with their reason; the
+ * connection is kept alive between posts.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { createWebhookPoster, type WebhookPoster } from '../../src/events/webhooks/webhook-post.ts';
+import { signatureValid } from './webhooks-helpers.ts';
+
+const SECRET = 'a'.repeat(64);
+const request = (url: string) => ({ url, secret: SECRET, eventId: '7_9', body: '{"id":"7_9"}' });
+
+describe('a webhook POST', () => {
+  let server: http.Server;
+  let base: string;
+  let poster: WebhookPoster;
+  let connections = 0;
+  const seen: { path: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        seen.push({ path: req.url ?? '', headers: req.headers, body });
+        if (req.url === '/silent') return; // never answers
+        if (req.url === '/moved') {
+          res.writeHead(301, { location: '/ok' });
+          return res.end();
+        }
+        if (req.url === '/teapot') {
+          res.writeHead(418);
+          return res.end(`short and stout ${'x'.repeat(500)}`);
+        }
+        res.writeHead(204);
+        res.end();
+      });
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    poster = createWebhookPoster({ maxSockets: 4, timeoutMs: 300 });
+  });
+  after(async () => {
+    poster.close();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('delivers on a 2xx, signed, over one kept-alive connection', async () => {
+    const before = connections;
+    for (let i = 0; i < 3; i++) {
+      const o = await poster.post(request(`${base}/ok`));
+      assert.deepEqual([o.delivered, o.statusCode, o.error], [true, 204, null]);
+    }
+    assert.equal(connections - before, 1);
+    const last = seen.at(-1)!;
+    assert.equal(last.body, '{"id":"7_9"}');
+    assert.equal(last.headers['ferry-event-id'], '7_9');
+    assert.ok(signatureValid(SECRET, last.headers['ferry-signature'], last.body));
+  });
+
+  it('fails when no answer comes in time', async () => {
+    const o = await poster.post(request(`${base}/silent`));
+    assert.deepEqual([o.delivered, o.statusCode], [false, null]);
+    assert.match(o.error ?? '', /no answer within 0.3 s/);
+    assert.ok(o.durationMs >= 290 && o.durationMs < 2_000, String(o.durationMs));
+  });
+
+  it('fails on a refused connection, with its reason', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const o = await poster.post(request(`http://127.0.0.1:${port}/`));
+    assert.deepEqual([o.delivered, o.statusCode], [false, null]);
+    assert.match(o.error ?? '', /^ECONNREFUSED/);
+  });
+
+  it('follows no redirect and keeps the start of a refusal’s body', async () => {
+    const moved = await poster.post(request(`${base}/moved`));
+    assert.deepEqual([moved.delivered, moved.statusCode], [false, 301]);
+    assert.equal(moved.error, 'HTTP 301 (redirects are not followed)');
+    assert.equal(seen.at(-1)?.path, '/moved', 'the Location was not requested');
+    const teapot = await poster.post(request(`${base}/teapot`));
+    assert.match(teapot.error ?? '', /^HTTP 418: short and stout x+$/);
+    assert.ok((teapot.error ?? '').length < 250);
+  });
+});
