@@ -14,7 +14,8 @@
  * has its status read once, since it may have ended before the cursor. A PROCESSED event does
  * not carry the account number the report gives: it is read once, by the batched statuses
  * request, for a thousand accounts at a time. None of that is polling: no account's status is
- * asked twice, nor before the feed has told its outcome.
+ * asked twice, nor before the feed has told its outcome. The one exception is a safety net: after
+ * a long quiet with no supplier paused, the statuses of what waits are read once.
  */
 import { IMPORT_PROCESS_EVENTS as E } from '../../vocabulary/import-process-states.ts';
 import { asObject, type Outstanding, toEntry } from './push-account-lines.ts';
@@ -43,7 +44,7 @@ const LOOKUP_BATCH = 1_000;
  * Stall periods (10 s each by default) with nothing told and no supplier paused before the
  * statuses of what waits are read once: a safety net, not polling.
  */
-const SAFETY_READ_STALLS = 1e9;
+const SAFETY_READ_STALLS = 6;
 
 interface FeedEvent {
   type: string;
