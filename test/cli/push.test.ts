@@ -397,6 +397,8 @@ describe('ferry push', () => {
         if (req.url === SINGLE) seen.single++;
         if (req.url === '/v2/data-import/accounts/statuses/') seen.statuses++;
         if (req.method === 'GET' && req.url?.startsWith('/v2/data-import/accounts/PUSH_')) seen.polls++;
+        // Outcomes by polling here (push-feed.test.ts follows the event feed): no feed offered.
+        if (req.url?.startsWith('/v2/data-import/events/')) return 404;
         // A service whose document cannot be read offers only the interface's own endpoints.
         return hideBulk && req.url === '/openapi.json' ? 500 : 'forward';
       });

@@ -10,7 +10,7 @@ import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { importAccounts } from '../helpers/imported-accounts.ts';
 import { admin, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
-import { createTestDb, type TestDb, usingPostgresServer } from '../helpers/test-db.ts';
+import { createTestDb, feedSettled, type TestDb, usingPostgresServer } from '../helpers/test-db.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
 type Obj = Record<string, any>;
@@ -38,6 +38,7 @@ describe('event feed: reading', () => {
   after(() => t.close());
 
   const page = async (query: string, as = headers) => {
+    await feedSettled(t.db);
     const res = await t.app.inject({ url: `${FEED}?import_supplier=${SUPPLIER}${query}`, headers: as });
     return { status: res.statusCode, body: res.json() as Obj };
   };
@@ -137,6 +138,7 @@ describe('event feed: a transaction that commits after a later one', {
       const first = await readEvents(tdb.db, { supplier: 'LATE', after: FEED_START, limit: 10 });
       assert.deepEqual(first.events, [], 'nothing past a transaction still running');
       await early.query('COMMIT');
+      await feedSettled(tdb.db);
       const second = await readEvents(tdb.db, { supplier: 'LATE', after: first.next, limit: 10 });
       assert.deepEqual(
         second.events.map((e) => e.data.n),

@@ -17,7 +17,7 @@ import { type Db, sql } from '../../src/infra/db/db.ts';
 import { FileObjectStore } from '../../src/infra/storage/file-object-store.ts';
 import { createPaymentVendors } from '../../src/infra/vendors/vendor-registry.ts';
 import { OPERATOR_KEY, type TestApp } from '../helpers/test-app.ts';
-import { createTestDb } from '../helpers/test-db.ts';
+import { createTestDb, feedSettled } from '../helpers/test-db.ts';
 
 export const FEED = '/v2/data-import/events/';
 
@@ -183,13 +183,18 @@ export async function writeEvents(
   await db.query(insertEvents, [supplier, opts.type ?? 'EVENT_NOTE_ADDED', count, opts.fillerBytes ?? 0]);
 }
 
-/** Every event of a supplier after a cursor, read through the JSON feed page by page. */
+/**
+ * Every event of a supplier after a cursor, read through the JSON feed page by page; with `db`,
+ * once every transaction begun before the call has ended (feedSettled).
+ */
 export async function jsonFeed(
   app: FastifyInstance,
   headers: Record<string, string>,
   supplier: string,
   after: string,
+  db?: Db,
 ) {
+  if (db) await feedSettled(db);
   const events: FeedEvent[] = [];
   let cursor = after;
   for (;;) {

@@ -5,13 +5,14 @@
  * beyond what it reads (not to be lost). The stream reads the real feed of a real database. The
  * same hand-over under real concurrency is in event-stream-hub.test.ts.
  */
+
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Cursor, FEED_START, type FeedEvent, readEvents } from '../../src/events/event-feed.ts';
 import type { HubSubscriber, StreamHub } from '../../src/events/event-hub.ts';
 import { openEventStream } from '../../src/events/event-stream.ts';
 import type { Db } from '../../src/infra/db/db.ts';
-import { createTestDb } from '../helpers/test-db.ts';
+import { createTestDb, feedSettled } from '../helpers/test-db.ts';
 import { parseSse, writeEvents } from './event-stream-client.ts';
 
 const SUPPLIER = 'HANDOVER';
@@ -51,6 +52,7 @@ describe('live event stream: the hand-over to the hub', () => {
 
   it('keeps what the hub hands over while joining: beyond its own reading once, within it never again', async () => {
     await writeEvents(db, SUPPLIER, 30);
+    await feedSettled(db);
     const written = (await readEvents(db, { supplier: SUPPLIER, after: FEED_START, limit: 100 })).events;
     assert.equal(written.length, 30);
     const far = beyond(written[29], 1);

@@ -85,7 +85,7 @@ describe('live event stream: one reader per process', () => {
       slow.response.pause();
       // 600 events of 16 KiB: ≈ 10 MB, more than loopback's socket buffers hold.
       for (let i = 0; i < 12; i++) await writeEvents(s.db, SUPPLIER, 50, { fillerBytes: 16 * 1024 });
-      const expected = ids(await jsonFeed(s.app, headers, SUPPLIER, start));
+      const expected = ids(await jsonFeed(s.app, headers, SUPPLIER, start, s.db));
       assert.equal(expected.length, 600);
       await fast.until('600 events', () => fast.events.length === 600, 60_000);
       await sluggish.until('600 events, slowly', () => sluggish.events.length === 600, 60_000);
@@ -150,7 +150,7 @@ describe('live event stream: one reader per process', () => {
     await Promise.all([writer(), writer(), joins]);
     await late?.query('COMMIT');
     await late?.end();
-    const expected = ids(await jsonFeed(s.app, headers, SUPPLIER, start));
+    const expected = ids(await jsonFeed(s.app, headers, SUPPLIER, start, s.db));
     assert.equal(expected.length, written + (late ? 1 : 0));
     try {
       for (const [i, c] of clients.entries()) {

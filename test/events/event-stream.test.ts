@@ -61,7 +61,7 @@ describe('live event stream', () => {
         stream.fields,
         stream.events.map((e) => ({ id: e.id, event: e.type })),
       );
-      assert.deepEqual(stream.events, await jsonFeed(s.app, headers, SUPPLIER, start));
+      assert.deepEqual(stream.events, await jsonFeed(s.app, headers, SUPPLIER, start, s.db));
       assert.equal(stream.events[2].data.status, 'PROCESSED');
     } finally {
       stream.close();
@@ -77,7 +77,7 @@ describe('live event stream', () => {
     const ids = first.events.map((e) => e.id);
     assert.deepEqual(
       ids,
-      (await jsonFeed(s.app, headers, SUPPLIER, start)).map((e) => e.id),
+      (await jsonFeed(s.app, headers, SUPPLIER, start, s.db)).map((e) => e.id),
     );
 
     const again = await openStream(s.baseUrl, url(`&after=${start}`), {

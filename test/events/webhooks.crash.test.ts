@@ -140,8 +140,12 @@ describe('webhooks while a worker process delivering them is killed', {
     victim.kill('SIGTERM');
     const seconds = Math.round((Date.now() - started) / 1000);
 
-    // Every event of the feed: 2,000 accounts created, started, processed.
-    assert.equal(events.length, ACCOUNTS * 3);
+    // Every event of the feed: 2,000 accounts created, started, processed once each; the processes
+    // a killed worker held come back to the queue when its lease runs out (created and started again).
+    const count = (type: string) => events.filter((e) => e.type === type).length;
+    assert.equal(count('EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED'), ACCOUNTS);
+    assert.ok(count('EVENT_ACCOUNT_IMPORT_PROCESS_CREATED') >= ACCOUNTS);
+    assert.ok(count('EVENT_ACCOUNT_IMPORT_PROCESS_STARTED') >= ACCOUNTS);
     const byId = new Map(events.map((e) => [e.id, e]));
     const posts = receiver.received;
     const failed = posts.filter((r) => r.status === 500).length;
@@ -183,6 +187,6 @@ describe('webhooks while a worker process delivering them is killed', {
     const states = await tdb.db.query<{ state: string; n: number }>(
       sql('', 'SELECT state, count(*)::int AS n FROM webhook_deliveries GROUP BY state'),
     );
-    assert.deepEqual(states.rows, [{ state: 'delivered', n: ACCOUNTS * 3 }]);
+    assert.deepEqual(states.rows, [{ state: 'delivered', n: events.length }]);
   });
 });

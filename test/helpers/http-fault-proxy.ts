@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * 500, 503, 401); close the connection before forwarding; or forward it and close the
  * connection instead of delivering the answer (the service acted, the client never heard).
  */
-export type HttpFault = 'forward' | 429 | 500 | 503 | 401 | 'drop-before' | 'drop-after';
+export type HttpFault = 'forward' | 404 | 429 | 500 | 503 | 401 | 'drop-before' | 'drop-after';
 
 export interface HttpFaultProxy {
   readonly url: string;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Db } from '../../src/infra/db/db.ts';
+import { type Db, sql } from '../../src/infra/db/db.ts';
 import { migrate } from '../../src/infra/db/migrate.ts';
 import { openPgDb } from '../../src/infra/db/pg-db.ts';
 import { openPgliteDb } from '../../src/infra/db/pglite-db.ts';
@@ -59,4 +59,27 @@ export async function createFreshDb(opts: FreshDbOptions = {}): Promise<TestDb &
 /** A fresh database for one test file: PGlite, or a schema on DATABASE_URL's server when it is set. */
 export async function createTestDb(opts: { poolSize?: number; migrateTo?: number } = {}): Promise<TestDb> {
   return createFreshDb({ ...opts, url: process.env.DATABASE_URL });
+}
+
+/**
+ * Waits until every transaction that had begun when it was called has ended, so the event feed
+ * (decision 0071) can read everything committed before the call. On a shared PostgreSQL server the
+ * feed's horizon is the whole server's oldest running transaction: another test file's transaction
+ * holds it back for a moment, which a reader in production sees only as latency.
+ */
+export async function feedSettled(db: Db, timeoutMs = 60_000): Promise<void> {
+  const next = (
+    await db.query<{ x: string }>(sql('', 'SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x'))
+  ).rows[0].x;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await db.query<{ settled: boolean }>(
+      sql('', 'SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS settled'),
+      [next],
+    );
+    if (rows[0].settled) return;
+    if (Date.now() > deadline)
+      throw new Error(`transactions begun before ${next} still running after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

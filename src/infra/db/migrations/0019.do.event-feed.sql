@@ -27,9 +27,11 @@ $$ BEGIN
   SELECT p.import_supplier, p.external_account_number, p.id, e.event, e.occurred_at,
          jsonb_strip_nulls(jsonb_build_object('import_process_id', p.id::text, 'status', p.status,
                                               'is_dry_run', p.is_dry_run, 'wave', p.wave,
+                                              'service_identifier', CASE WHEN p.status = 'PROCESSED' THEN a.number END,
                                               'error', CASE WHEN p.status IN ('ERRORED', 'DRY_RUN_ERRORED')
                                                             THEN p.latest_error END))
     FROM new_events e JOIN import_processes p ON p.id = e.import_process_id
+    LEFT JOIN accounts a ON a.id = p.account_id
    ORDER BY e.id;
   RETURN NULL;
 END $$;
