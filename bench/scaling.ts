@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --scaling`: the service as it is deployed on a big machine (PRODUCT.md §12),
+ * `npm run bench -- --scaling`: the service as it is deployed on a big machine (docs/decisions/0075-processes.md),
  * measured at 1, 2, 4 and 8 processes: `ferry serve --no-worker --processes N` and
  * `ferry worker --processes N` on one PostgreSQL server, each N on a fresh schema. For each N:
  * end-to-end through the bulk path (N `ferry push accounts` at once, each with its share of the
@@ -221,7 +221,7 @@ async function measure(
   }
 }
 
-/** The series, and the §7 targets read from it (they count on a many-core machine only). */
+/** The series, and the many-core targets (docs/product.md, Targets) read from it (they count on a many-core machine only). */
 export async function benchScaling(
   url: string,
   scale: Scale,

@@ -1,5 +1,5 @@
 /**
- * §11/§7: the lag from an event's commit to its webhook delivery, under the end-to-end-bulk load.
+ * The lag from an event's commit to its webhook delivery, under the end-to-end-bulk load.
  * A push of its own supplier's book runs as in end-to-end-bulk (`ferry push` → bulk scheduling → a
  * `ferry worker` process, which also delivers webhooks) with one webhook endpoint for that
  * supplier, pointing at a receiver in this process on loopback. An event's commit is when a feed
