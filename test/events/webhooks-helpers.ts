@@ -1,7 +1,7 @@
 /**
  * For the webhook tests: a receiver on a loopback port (node:http) that records every request and
  * answers what the test says; the receiver's side of Ferry-Signature, written here from the
- * contract (PRODUCT §11), not taken from the code under test; events written as their writers do.
+ * contract (decision 0072), not taken from the code under test; events written as their writers do.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * The operator's webhook endpoints under /admin/v1/webhook-endpoints/ (PRODUCT §11): validation
+ * The operator's webhook endpoints under /admin/v1/webhook-endpoints/ (decision 0072): validation
  * (http and https only, known suppliers and types), the secret shown once and never again (not
  * in an answer, not in a log line), enable and disable, delete with its deliveries, the
  * deliveries list with attempts, the test event, 404 for an unknown id.

@@ -1,5 +1,5 @@
 /**
- * The webhooks' Done-when (PRODUCT §11): a receiver on a loopback port gets every event of a
+ * The webhooks' Done-when (decision 0072): a receiver on a loopback port gets every event of a
  * 2,000-account push while a worker process delivering webhooks is SIGKILLed three times and the
  * receiver answers 500 to a tenth of the requests (random, seeded). Every event of the supplier's
  * feed is delivered at least once, each account's events arrive in the feed's order, and every

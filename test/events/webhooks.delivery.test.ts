@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (PRODUCT §11, decision 0072) against a real receiver on a loopback port: each
+ * Webhook delivery (decision 0072) against a real receiver on a loopback port: each
  * event POSTed alone, signed, with Ferry's headers; retried after a failure with the same id and
  * body, and a process's events kept in order meanwhile; no redirect followed; given up after 72
  * hours; an endpoint disabled after 24 hours of nothing but failures; a test event. Fan-out and

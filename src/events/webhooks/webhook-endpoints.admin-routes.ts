@@ -1,5 +1,5 @@
 /**
- * The operator's webhook endpoints under /admin/v1/webhook-endpoints/ (PRODUCT §11): register
+ * The operator's webhook endpoints under /admin/v1/webhook-endpoints/ (decision 0072): register
  * one (its secret answered only then), list, read, enable or disable, delete, its recent
  * deliveries with their attempts, and a test event. Thin: each route calls webhook-endpoints.ts.
  */

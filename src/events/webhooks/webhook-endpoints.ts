@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints as the operator manages them (PRODUCT §11, decision 0072): what the admin
+ * Webhook endpoints as the operator manages them (decision 0072): what the admin
  * routes and the dashboard call. The secret leaves this module once, in createEndpoint's answer.
  */
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * `Ferry-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>` (PRODUCT
- * §11). The key is the secret as the endpoint's creation answered it (its 64 hex characters, as
+ * `Ferry-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>` (decision
+ * 0072). The key is the secret as the endpoint's creation answered it (its 64 hex characters, as
  * text). The time is signed with the body so that a receiver can refuse an old request replayed.
  */
 export function signatureHeader(secret: string, body: string, at: Date): string {
