@@ -174,7 +174,7 @@ async function runSix(): Promise<void> {
   results.push(asResult(await step('list', TARGETS.list, () => benchList(f, db, scale, STEP_DEADLINE_MS))));
 }
 
-/** `--scaling`: the series of §12 (N API and N worker processes need a PostgreSQL server). */
+/** `--scaling`: the scaling series (N API and N worker processes need a PostgreSQL server). */
 async function runScaling(): Promise<void> {
   const counts = (args.processes ?? (scale.quick ? '1,2' : '1,2,4,8')).split(',').map(Number);
   log(`scaling: ${counts.join(', ')} processes; ${scale.accounts} accounts a point`);
