@@ -53,7 +53,7 @@ export type EventStreamSettings = Required<
 /** What a stream needs of the hub: its settings, joining and leaving, and the counts it keeps. */
 export interface StreamHub {
   readonly stream: EventStreamSettings;
-  subscribe(sub: HubSubscriber): Promise<Cursor>;
+  subscribe(sub: HubSubscriber): Promise<Cursor | null>;
   unsubscribe(sub: HubSubscriber): void;
   countDropped(): void;
   countDemoted(): void;
@@ -147,13 +147,15 @@ export class EventHub implements StreamHub {
   /**
    * Adds a subscriber (starting the reader if it was idle) and answers the reader's cursor: the
    * subscriber is handed every event after it, from now on (and may get some before it, which
-   * it has read itself). Rejects when the hub is closed or cannot start (database unavailable).
+   * it has read itself). A subscriber may be handed events, and leave, before the promise
+   * settles: it then answers null (the subscriber knows it left and goes on by itself). Rejects
+   * when the hub is closed or cannot start (database unavailable).
    */
-  subscribe(sub: HubSubscriber): Promise<Cursor> {
+  subscribe(sub: HubSubscriber): Promise<Cursor | null> {
     if (this.#closed) return Promise.reject(new Error('the event hub is closed'));
     this.#subscribers.add(sub);
     return this.#serially(async () => {
-      if (!this.#subscribers.has(sub)) throw new Error('unsubscribed while subscribing');
+      if (!this.#subscribers.has(sub)) return null;
       if (!this.#running) await this.#start();
       return this.#cursor!;
     }).catch((err) => {

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Cursor, FEED_START, type FeedEvent, readEvents } from '../../src/events/event-feed.ts';
-import type { HubSubscriber, StreamHub } from '../../src/events/event-hub.ts';
+import { EventHub, type HubSubscriber, type StreamHub } from '../../src/events/event-hub.ts';
 import { openEventStream } from '../../src/events/event-stream.ts';
 import type { Db } from '../../src/infra/db/db.ts';
 import { createTestDb, feedSettled } from '../helpers/test-db.ts';
@@ -17,16 +17,25 @@ import { parseSse, writeEvents } from './event-stream-client.ts';
 
 const SUPPLIER = 'HANDOVER';
 
-/** A hub the test drives: it answers `cursor` and, while subscribing, hands over `whileJoining`. */
-function drivenHub(cursor: () => Cursor, whileJoining: () => FeedEvent[]) {
+/**
+ * A hub the test drives: it answers `cursor` and, while subscribing, hands over `whileJoining`
+ * (given how many times the stream has subscribed). Like the real one, it answers null to a
+ * subscriber that left before its answer.
+ */
+function drivenHub(
+  cursor: () => Cursor,
+  whileJoining: (joins: number) => FeedEvent[],
+  maxQueuedBytes = 1 << 20,
+) {
   const subscribers = new Set<HubSubscriber>();
+  let joins = 0;
   const hub: StreamHub = {
-    stream: { heartbeatMs: 60_000, retryMs: 1_000, maxQueuedBytes: 1 << 20, maxStallMs: 30_000 },
+    stream: { heartbeatMs: 60_000, retryMs: 1_000, maxQueuedBytes, maxStallMs: 30_000 },
     async subscribe(sub) {
       subscribers.add(sub);
       // A real hub may hand events over between adding a subscriber and answering its cursor.
-      sub.deliver(whileJoining());
-      return cursor();
+      sub.deliver(whileJoining(++joins));
+      return subscribers.has(sub) ? cursor() : null;
     },
     unsubscribe: (sub) => subscribers.delete(sub),
     countDropped() {},
@@ -63,35 +72,74 @@ describe('live event stream: the hand-over to the hub', () => {
       () => ({ xid: written[19].id.split('_')[0], id: written[19].id.split('_')[1] }),
       () => [written[24], far],
     );
+    const { stream, ids, until } = follow(hub);
+    await until(() => ids().length === 31);
+    // Live: the hub hands over the one beyond again (already sent) and the next.
+    assert.equal(subscribers.size, 1);
+    for (const sub of subscribers) sub.deliver([far, later]);
+    await until(() => ids().length >= 32);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(ids(), [...written.map((e) => e.id), far.id, later.id]);
+    await stream.close();
+    assert.equal(subscribers.size, 0, 'it left the hub');
+  });
+
+  it('goes round again when more than it may keep aside comes while it subscribes', async () => {
+    const supplier = 'HANDOVER-FLOOD';
+    await writeEvents(db, supplier, 40);
+    await feedSettled(db);
+    const written = (await readEvents(db, { supplier, after: FEED_START, limit: 100 })).events;
+    // The first time it subscribes the hub hands over all 40 at once (more than the 2 KiB it may
+    // keep aside): it leaves before the hub has answered, reads by itself, and joins again.
+    const { hub, subscribers } = drivenHub(
+      () => ({ xid: written[39].id.split('_')[0], id: written[39].id.split('_')[1] }),
+      (joins) => (joins === 1 ? written : []),
+      2 * 1024,
+    );
+    const { stream, ids, until } = follow(hub, supplier);
+    try {
+      await until(() => ids().length === 40 && subscribers.size === 1);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(
+        ids(),
+        written.map((e) => e.id),
+      );
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('answers a subscriber that left before its answer, and is idle after', async () => {
+    const hub = new EventHub(db, { pollMs: 20 });
+    const sub: HubSubscriber = { supplier: SUPPLIER, types: null, deliver() {}, close: async () => {} };
+    const joining = hub.subscribe(sub);
+    hub.unsubscribe(sub);
+    assert.equal(await joining, null);
+    await hub.close();
+    assert.deepEqual([hub.stats().subscribers, hub.stats().listening], [0, 0]);
+  });
+
+  /** A stream of the whole feed from its start, read as it comes. */
+  function follow(hub: StreamHub, supplier = SUPPLIER) {
     let text = '';
     const stream = openEventStream(
       db,
       hub,
-      { supplier: SUPPLIER, types: null, after: FEED_START, pageSize: 7 },
+      { supplier, types: null, after: FEED_START, pageSize: 7 },
       () => {},
     );
     stream.body.setEncoding('utf8');
     stream.body.on('data', (chunk: string) => {
       text += chunk;
     });
+    const ids = () => parseSse(text).map((e) => e.id);
     const until = async (condition: () => boolean) => {
       const deadline = Date.now() + 10_000;
       while (!condition()) {
-        if (Date.now() > deadline) assert.fail(`timed out; got ${parseSse(text).length} events`);
+        if (Date.now() > deadline) assert.fail(`timed out; got ${ids().length} events`);
         await new Promise((r) => setTimeout(r, 5));
       }
     };
-    await until(() => parseSse(text).length === 31);
-    // Live: the hub hands over the one beyond again (already sent) and the next.
-    assert.equal(subscribers.size, 1);
-    for (const sub of subscribers) sub.deliver([far, later]);
-    await until(() => parseSse(text).length >= 32);
-    await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(
-      parseSse(text).map((e) => e.id),
-      [...written.map((e) => e.id), far.id, later.id],
-    );
-    await stream.close();
-    assert.equal(subscribers.size, 0, 'it left the hub');
-  });
+    return { stream, ids, until };
+  }
 });
