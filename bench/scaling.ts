@@ -10,13 +10,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from '../src/infra/db/db.ts';
 import { accountFor } from '../test/helpers/account-fixtures.ts';
+import { freePort } from '../test/helpers/ports.ts';
 import { createFreshDb } from '../test/helpers/test-db.ts';
 import { accountRows, FERRY_BIN } from './end-to-end.ts';
 import { runLoad } from './load.ts';
@@ -36,14 +36,6 @@ export interface ScalingPoint {
   statusPerSec: number;
   statusP99Ms: number;
   pushSeconds: number;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 /** A `ferry` command as its own process tree (a cluster primary and its processes); `tail` is its last output. */

@@ -6,6 +6,7 @@
  * Either way the last cursor goes to stderr, to resume from with --after.
  */
 import { parseArgs } from 'node:util';
+import type { FeedEvent } from '../events/event-feed.ts';
 import { EVENT_TYPES } from '../vocabulary/event-types.ts';
 import { commandHelp, didYouMean, suggestCommand } from './help.ts';
 import { CONNECTION_OPTIONS, PushAbort, PushSession } from './push/push-session.ts';
@@ -45,15 +46,6 @@ const defaultIo = (): EventsIo => ({
   err: (s) => process.stderr.write(s),
   env: process.env,
 });
-
-interface FeedEvent {
-  id: string;
-  type: string;
-  occurred_at: string;
-  import_supplier: string;
-  external_account_number: string | null;
-  data: Record<string, unknown>;
-}
 
 interface FeedPage {
   events: FeedEvent[];

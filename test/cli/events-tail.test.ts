@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import type { FeedEvent } from '../../src/events/event-feed.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { importAccounts } from '../helpers/imported-accounts.ts';
@@ -14,15 +15,6 @@ import { listeningTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts
 const SUPPLIER = 'TAILED';
 const OTHER = 'UNTAILED';
 const PAGED = 'TAILED_PAGED';
-
-interface FeedEvent {
-  id: string;
-  type: string;
-  occurred_at: string;
-  import_supplier: string;
-  external_account_number: string | null;
-  data: Record<string, unknown>;
-}
 
 // Follow-up events written straight into the feed's table (what a note import writes), `n` in one statement.
 const insertNotes = sql(

@@ -5,21 +5,13 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startWebhooks } from '../../src/events/webhooks/start-webhooks.ts';
+import { freePort } from '../helpers/ports.ts';
 import { admin, createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { addEvent, eventually } from './webhooks-helpers.ts';
 
 const silent = { info() {}, warn() {}, error() {} };
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('the README webhook receiver', () => {
   let t: TestApp;

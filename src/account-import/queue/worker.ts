@@ -11,6 +11,7 @@ import type { Registry } from 'prom-client';
 import { CONFLICT_CODES } from '../../accounts/payload/unique-identifiers.ts';
 import type { FerryConfig } from '../../config.ts';
 import { localDate } from '../../infra/clock.ts';
+import { statisticsRefresher } from '../../infra/db/analyze.ts';
 import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
 import { startLeaseLoop } from '../../infra/lease-loop.ts';
 import { foldTallyChanges } from '../metrics/import-metrics.queries.ts';
@@ -93,27 +94,18 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
   const erroredSince = new Set<string>();
   /** Suppliers whose last check found fewer than `window` finished processes. */
   const windowsFilling = new Set<string>();
-  let claimedSinceAnalyze = 0;
-  let lastAnalyze = Date.now();
-  let analyzing: Promise<void> | null = null;
   /** Processes to leave for a later attempt that could not be handed back yet (database down). */
   const toRetry = new Set<string>();
 
   /** In the background: the lanes go on claiming meanwhile. */
-  function refreshQueueStatistics() {
-    const due =
-      claimedSinceAnalyze >= ANALYZE_EVERY_CLAIMS ||
-      (claimedSinceAnalyze > 0 && Date.now() - lastAnalyze >= ANALYZE_EVERY_MS);
-    if (!due || analyzing) return;
-    claimedSinceAnalyze = 0;
-    lastAnalyze = Date.now();
-    analyzing = db
-      .exec('ANALYZE import_processes')
-      .catch((err) => logger.warn({ err }, 'could not refresh the queue statistics'))
-      .finally(() => {
-        analyzing = null;
-      });
-  }
+  const queueStatistics = statisticsRefresher(db, {
+    table: 'import_processes',
+    everyClaims: ANALYZE_EVERY_CLAIMS,
+    everyMs: ANALYZE_EVERY_MS,
+    atFirstClaim: false,
+    logger,
+    failureMessage: 'could not refresh the queue statistics',
+  });
 
   /** Hands the processes in toRetry back with a backoff; throws while the database is down. */
   async function handBack() {
@@ -231,8 +223,7 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
         leaseSeconds,
       ])
     ).rows;
-    claimedSinceAnalyze += claimed.length;
-    refreshQueueStatistics();
+    queueStatistics.claimed(claimed.length);
     return claimed;
   }
 
@@ -300,7 +291,7 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
     workerId,
     async stop() {
       await loop.stop();
-      await analyzing;
+      await queueStatistics.pending;
     },
   };
 }

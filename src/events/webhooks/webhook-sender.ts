@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Registry } from 'prom-client';
+import { statisticsRefresher } from '../../infra/db/analyze.ts';
 import type { Db } from '../../infra/db/db.ts';
 import { type LeaseLoop, type LeaseLoopOptions, startLeaseLoop } from '../../infra/lease-loop.ts';
 import {
@@ -96,25 +97,15 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
   const batchSize = Math.max(1, Math.ceil(opts.concurrency / lanes));
   const poster = opts.poster ?? createWebhookPoster({ maxSockets: opts.concurrency });
   const metrics: WebhookMetrics | null = opts.metrics ? webhookMetrics(opts.metrics, db) : null;
-  let claimedSinceAnalyze = 0;
-  let lastAnalyze = 0;
-  let analyzing: Promise<void> | null = null;
-
   /** In the background: the lanes go on claiming meanwhile. */
-  function refreshStatistics() {
-    const due =
-      claimedSinceAnalyze >= ANALYZE_EVERY_CLAIMS ||
-      (claimedSinceAnalyze > 0 && Date.now() - lastAnalyze >= ANALYZE_EVERY_MS);
-    if (!due || analyzing) return;
-    claimedSinceAnalyze = 0;
-    lastAnalyze = Date.now();
-    analyzing = db
-      .exec('ANALYZE webhook_deliveries')
-      .catch((err) => logger.warn({ err }, 'could not refresh the webhook deliveries’ statistics'))
-      .finally(() => {
-        analyzing = null;
-      });
-  }
+  const statistics = statisticsRefresher(db, {
+    table: 'webhook_deliveries',
+    everyClaims: ANALYZE_EVERY_CLAIMS,
+    everyMs: ANALYZE_EVERY_MS,
+    atFirstClaim: true,
+    logger,
+    failureMessage: 'could not refresh the webhook deliveries’ statistics',
+  });
 
   /** The 2xx answers of a batch: one statement for all of them. */
   async function recordDelivered(done: readonly [ClaimedDelivery, PostOutcome][]): Promise<void> {
@@ -215,8 +206,7 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
 
   async function claim() {
     const { rows } = await db.query<ClaimedDelivery>(claimDueDeliveries, [senderId, batchSize, leaseSeconds]);
-    claimedSinceAnalyze += rows.length;
-    refreshStatistics();
+    statistics.claimed(rows.length);
     return rows;
   }
 
@@ -231,7 +221,7 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
     loop,
     async stop() {
       await loop.stop();
-      await analyzing;
+      await statistics.pending;
       poster.close();
     },
   };

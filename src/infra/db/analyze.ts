@@ -1,0 +1,54 @@
+import type { Queryable } from './db.ts';
+
+export interface StatisticsRefresher {
+  /** Counts rows just claimed and, when a refresh is due, starts ANALYZE in the background. */
+  claimed(rows: number): void;
+  /** The ANALYZE in flight, if any; it never rejects (a failure is logged). */
+  readonly pending: Promise<void> | null;
+}
+
+export interface StatisticsRefresherOptions {
+  /** The table to ANALYZE (a trusted identifier, never user input). */
+  table: string;
+  /** Refresh after this many rows claimed since the last refresh... */
+  everyClaims: number;
+  /** ...or once this long has passed since it, if anything was claimed meanwhile. */
+  everyMs: number;
+  /** true: the first claim of anything refreshes at once; false: the clock starts now. */
+  atFirstClaim: boolean;
+  logger: { warn(obj: Record<string, unknown>, msg: string): void };
+  /** What is logged when the ANALYZE fails. */
+  failureMessage: string;
+}
+
+/**
+ * Keeps a queue table's planner statistics fresh for a claiming loop: PGlite has no autovacuum
+ * (and a server may have it off), and with stale statistics a claim sorts every due row instead of
+ * reading the first few in index order. The ANALYZE runs in the background, one at a time, so the
+ * loop goes on claiming meanwhile; await `pending` when stopping.
+ */
+export function statisticsRefresher(db: Queryable, opts: StatisticsRefresherOptions): StatisticsRefresher {
+  let claimedSinceAnalyze = 0;
+  let lastAnalyze = opts.atFirstClaim ? 0 : Date.now();
+  let analyzing: Promise<void> | null = null;
+  return {
+    claimed(rows) {
+      claimedSinceAnalyze += rows;
+      const due =
+        claimedSinceAnalyze >= opts.everyClaims ||
+        (claimedSinceAnalyze > 0 && Date.now() - lastAnalyze >= opts.everyMs);
+      if (!due || analyzing) return;
+      claimedSinceAnalyze = 0;
+      lastAnalyze = Date.now();
+      analyzing = db
+        .exec(`ANALYZE ${opts.table}`)
+        .catch((err) => opts.logger.warn({ err }, opts.failureMessage))
+        .finally(() => {
+          analyzing = null;
+        });
+    },
+    get pending() {
+      return analyzing;
+    },
+  };
+}
