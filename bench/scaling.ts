@@ -6,7 +6,7 @@
  * book; the clock runs until the last exits, when every account is final), then validate and V2
  * status polling against the N API processes. The series is printed with the machine's cores.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { sql } from '../src/infra/db/db.ts';
+import { type Db, sql } from '../src/infra/db/db.ts';
 import { accountFor } from '../test/helpers/account-fixtures.ts';
 import { freePort } from '../test/helpers/ports.ts';
 import { createFreshDb } from '../test/helpers/test-db.ts';
@@ -36,6 +36,8 @@ export interface ScalingPoint {
   statusPerSec: number;
   statusP99Ms: number;
   pushSeconds: number;
+  /** What the database's active backends waited on during the push (whileSampling). */
+  waits: string;
 }
 
 /** A `ferry` command as its own process tree (a cluster primary and its processes); `tail` is its last output. */
@@ -81,6 +83,63 @@ async function waitReady(base: string, deadlineMs: number): Promise<void> {
   }
   throw new Error(`${base} did not answer within ${deadlineMs} ms`);
 }
+
+/**
+ * Where the database's time goes while `work` runs: every 50 ms, what each active client backend
+ * of the database waits on (`running` when on a CPU, or waiting for one), as shares of all
+ * samples; and, where the server has pg_stat_statements loaded, the statements that took the
+ * most execution time meanwhile.
+ */
+async function whileSampling<T>(
+  db: Db,
+  work: Promise<T>,
+): Promise<{ result: T; waits: string; statements: string[] }> {
+  const statements = await db
+    .exec('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()')
+    .then(
+      () => true,
+      () => false,
+    );
+  const counts = new Map<string, number>();
+  let done = false;
+  const sampler = (async () => {
+    while (!done) {
+      const { rows } = await db.query<{ w: string; n: number }>(sampleWaits);
+      for (const { w, n } of rows) counts.set(w, (counts.get(w) ?? 0) + n);
+      await delay(50);
+    }
+  })();
+  const result = await work.finally(() => {
+    done = true;
+  });
+  await sampler;
+  const total = [...counts.values()].reduce((a, b) => a + b, 0) || 1;
+  const waits = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([w, n]) => `${w} ${Math.round((100 * n) / total)}%`)
+    .join(', ');
+  const top = statements
+    ? (await db.query<{ q: string; share: number; calls: string }>(topStatements)).rows
+    : [];
+  return { result, waits, statements: top.map((r) => `${r.share}% ${r.calls} calls: ${r.q}`) };
+}
+const sampleWaits = sql(
+  '',
+  `SELECT coalesce(wait_event_type || ':' || wait_event, 'running') AS w, count(*)::int AS n
+     FROM pg_stat_activity
+    WHERE datname = current_database() AND backend_type = 'client backend'
+      AND state = 'active' AND pid <> pg_backend_pid()
+    GROUP BY 1`,
+);
+const topStatements = sql(
+  '',
+  `SELECT round(100 * total_exec_time / sum(total_exec_time) OVER ())::int AS share, calls::text,
+          left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS q
+     FROM pg_stat_statements
+    WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+    ORDER BY total_exec_time DESC LIMIT 5`,
+);
 
 async function writeBooks(dir: string, n: number, parts: number): Promise<string[]> {
   const files = Array.from({ length: parts }, (_, i) => join(dir, `book-${i}.ndjson`));
@@ -160,9 +219,11 @@ async function measure(
         {},
       ),
     );
-    const codes = await Promise.all(
-      pushes.map((p) => once(p.child, 'exit').then(([c]) => c as number | null)),
+    const sampled = await whileSampling(
+      fresh.db,
+      Promise.all(pushes.map((p) => once(p.child, 'exit').then(([c]) => c as number | null))),
     );
+    const codes = sampled.result;
     const pushSeconds = (performance.now() - t0) / 1000;
     const failed = codes.findIndex((c) => c !== 0);
     if (failed >= 0) throw new Error(`a push exited ${codes[failed]}: ${pushes[failed].tail()}`);
@@ -173,6 +234,8 @@ async function measure(
     log(
       `  ${n} processes: end-to-end-bulk ${Math.round(bulkPerSec)} accounts/s (${pushSeconds.toFixed(1)} s)`,
     );
+    log(`  ${n} processes: the database's active backends during the push: ${sampled.waits}`);
+    for (const line of sampled.statements) log(`    ${line}`);
 
     const connections = 64;
     const validate = await runLoad({
@@ -205,6 +268,7 @@ async function measure(
       statusPerSec: status.reqPerSec,
       statusP99Ms: status.p99Ms,
       pushSeconds,
+      waits: sampled.waits,
     };
   } finally {
     await Promise.all([api.stop(), workers.stop()]);
@@ -246,6 +310,7 @@ export async function benchScaling(
         status_x: round(statusX, 2),
         status_p99_ms: p.statusP99Ms,
         push_s: round(p.pushSeconds, 1),
+        waits: p.waits,
       },
     };
   });
