@@ -61,10 +61,12 @@ export async function runServer(
       throw new PortInUseError(config.port, config.host);
     throw err;
   }
-  const worker = opts.withWorker ? startWorker(config, { db, logger: app.log, metrics }) : null;
+  const webhooks = opts.withWorker ? startWebhooks(webhooksSettings, { db, logger: app.log, metrics }) : null;
+  const worker = opts.withWorker
+    ? startWorker(config, { db, logger: app.log, metrics, onSettled: () => webhooks?.eventsCommitted() })
+    : null;
   // The outbox is delivered by the worker side: with --no-worker, a `ferry worker` sends it.
   const mailSender = opts.withWorker ? startMailSenderFromConfig(config, { db, logger: app.log }) : null;
-  const webhooks = opts.withWorker ? startWebhooks(webhooksSettings, { db, logger: app.log, metrics }) : null;
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -30,9 +30,9 @@ export async function runWorkerProcess(config: FerryConfig): Promise<void> {
           host: config.host,
           token: config.metricsToken,
         });
-  const worker = startWorker(config, { db, logger, metrics });
-  const mailSender = startMailSenderFromConfig(config, { db, logger });
   const webhooks = startWebhooks(webhooksSettings, { db, logger, metrics });
+  const worker = startWorker(config, { db, logger, metrics, onSettled: () => webhooks.eventsCommitted() });
+  const mailSender = startMailSenderFromConfig(config, { db, logger });
   const stop = async () => {
     await Promise.all([worker.stop(), mailSender?.stop(), webhooks.stop()]);
     metricsServer?.close();

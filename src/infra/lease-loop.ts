@@ -5,7 +5,9 @@
  * again at once; a claim that finds nothing waits about `idlePollMs`, jittered so that many
  * loops on one database do not poll in step. A round that throws (the database unavailable, a
  * serialization failure, a deadlock) is logged and tried again after a jittered exponential
- * backoff; rows it had claimed stay leased, and come back when their lease runs out. stop()
+ * backoff; rows it had claimed stay leased, and come back when their lease runs out. wake()
+ * ends the idle waits at once (rows are known to be due), and a lane whose claim found nothing
+ * while it was being woken claims again without waiting. stop()
  * wakes the idle lanes, lets each finish the rows in hand (settle sees its signal aborted and
  * may hand the rest back), and resolves once all have ended, as does `stopped`.
  */
@@ -48,6 +50,8 @@ export interface LeaseLoop {
   readonly stopped: Promise<void>;
   /** Wakes the lanes, lets each settle what it holds, and resolves when all have ended. */
   stop(): Promise<void>;
+  /** Rows may be due now: the idle lanes claim at once, a busy lane claims again without waiting. */
+  wake(): void;
 }
 
 export const DEFAULT_FAILURE_BACKOFF = { baseMs: 500, maxMs: 10_000 } as const;
@@ -69,6 +73,22 @@ export function startLeaseLoop<T>(source: LeaseSource<T>, opts: LeaseLoopOptions
   const stopping = new AbortController();
   const { signal } = stopping;
   const sleep = (ms: number) => delay(ms, undefined, { signal }).catch(() => {});
+  /** The idle waits in progress, each ended by wake() or stop(). */
+  const idle = new Set<() => void>();
+  /** Bumped by wake(): a lane that was woken while claiming does not wait after finding nothing. */
+  let wakes = 0;
+  const idleWait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        idle.delete(end);
+        signal.removeEventListener('abort', end);
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      idle.add(end);
+      signal.addEventListener('abort', end, { once: true });
+    });
 
   /** One round: prepare, claim, settle; the number of rows claimed. */
   async function round(): Promise<number> {
@@ -85,9 +105,10 @@ export function startLeaseLoop<T>(source: LeaseSource<T>, opts: LeaseLoopOptions
     let failures = 0;
     while (!signal.aborted) {
       try {
+        const wakesBefore = wakes;
         const claimed = await round();
         failures = 0;
-        if (claimed === 0) await sleep(opts.idlePollMs * (0.75 + random() / 2));
+        if (claimed === 0 && wakes === wakesBefore) await idleWait(opts.idlePollMs * (0.75 + random() / 2));
       } catch (err) {
         const wait = failureBackoffMs(++failures, backoff, random);
         opts.logger.warn(
@@ -106,6 +127,10 @@ export function startLeaseLoop<T>(source: LeaseSource<T>, opts: LeaseLoopOptions
     stop() {
       stopping.abort();
       return stopped;
+    },
+    wake() {
+      wakes++;
+      for (const end of [...idle]) end();
     },
   };
 }

@@ -262,10 +262,7 @@ describe('the fleet: two API processes and three workers on one PostgreSQL serve
     console.log(`notes per key: ${detail.join('; ')}`);
     for (const r of rates) {
       assert.ok(Math.abs(r.rate - RATE) <= RATE * 0.1, detail.join('; '));
-      assert.ok(
-        r.refused > NOTES_PER_KEY / 2,
-        `each key was offered more than its limit: ${detail.join('; ')}`,
-      );
+      assert.ok(r.refused >= 20, `each key was offered more than its limit: ${detail.join('; ')}`);
       for (const served of r.servedBy)
         assert.ok(served > NOTES_PER_KEY / 4, `both processes served: ${detail}`);
     }

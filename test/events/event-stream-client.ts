@@ -106,7 +106,10 @@ export function openStream(
           async until(what, condition, ms = 30_000) {
             const deadline = Date.now() + ms;
             while (!condition()) {
-              if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+              if (Date.now() > deadline)
+                assert.fail(
+                  `timed out waiting for ${what} (${client.events.length} events read${client.ended ? ', the stream ended' : ''})`,
+                );
               await new Promise((r) => setTimeout(r, 10));
             }
           },

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { failureBackoffMs, type LeaseSource, startLeaseLoop } from '../../src/infra/lease-loop.ts';
+import {
+  failureBackoffMs,
+  type LeaseLoop,
+  type LeaseSource,
+  startLeaseLoop,
+} from '../../src/infra/lease-loop.ts';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -137,6 +142,37 @@ describe('the lease loop', () => {
     assert.ok(performance.now() - t0 < 1_000);
     assert.equal(source.claimedAt.length, 2, 'no claim after stop()');
   });
+
+  it('claims at once when woken while idle, and without waiting when woken during an empty claim', async () => {
+    const batches: number[][] = [];
+    const source = fakeSource(batches);
+    const loop = startLeaseLoop(source, { name: 'test', logger, idlePollMs: 60_000 });
+    try {
+      await wokenTwice(batches, source, loop);
+    } finally {
+      await loop.stop();
+    }
+  });
+
+  async function wokenTwice(batches: number[][], source: ReturnType<typeof fakeSource>, loop: LeaseLoop) {
+    await until('an empty claim', () => source.claimedAt.length === 1);
+    batches.push([1]);
+    loop.wake();
+    await until('the woken claim settled', () => source.log.includes('settle 1'));
+    await until('idle again', () => source.claimedAt.length === 3);
+    // Woken while a claim is under way that finds nothing: the row came too late for that claim.
+    const claim = source.claim.bind(source);
+    source.claim = async () => {
+      const rows = await claim();
+      if (rows.length === 0 && !batches.length && !source.log.includes('settle 2')) {
+        batches.push([2]);
+        loop.wake();
+      }
+      return rows;
+    };
+    loop.wake();
+    await until('the late row settled', () => source.log.includes('settle 2'), 2_000);
+  }
 
   it('survives a throwing claim: logs it, backs off, and claims again', async () => {
     warnings.length = 0;

@@ -48,6 +48,8 @@ export interface WorkerOptions {
   idlePollMs?: number;
   /** Where the batch-duration histogram goes (/metrics of the process running the worker). */
   metrics?: Registry;
+  /** A batch was settled: its transactions wrote events (the webhooks' fan-out reads them now). */
+  onSettled?: () => void;
 }
 
 /** The failures the reservations taken at scheduling should have refused. */
@@ -283,7 +285,10 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
       logger,
       idlePollMs,
       lanes: LANES,
-      onRound: (_claimed, ms) => batchDuration?.observe(ms / 1000),
+      onRound: (_claimed, ms) => {
+        batchDuration?.observe(ms / 1000);
+        opts.onSettled?.();
+      },
     },
   );
 

@@ -3,10 +3,16 @@
  * `ferry worker` and by `ferry serve` beside its in-process worker. Any number of processes may
  * run them on one database: fan-out shares the endpoints by row lock, the sender the deliveries
  * by lease.
+ *
+ * Neither waits for its poll when there is news: fan-out is woken by `NOTIFY ferry_events` (any
+ * process's writes, event-notifier.ts) and by eventsCommitted() (this process's worker), the
+ * sender by a fan-out round that queued deliveries. The polls remain, for a notification missed.
  */
 import type { Registry } from 'prom-client';
 import { ConfigError } from '../../config.ts';
 import type { Db } from '../../infra/db/db.ts';
+import { EVENTS_CHANNEL } from '../event-hub.ts';
+import { EventNotifier } from '../event-notifier.ts';
 import { startWebhookFanOut } from './webhook-fan-out.ts';
 import { type SenderOptions, startWebhookSender } from './webhook-sender.ts';
 
@@ -44,6 +50,8 @@ export function webhookSettings(env: Record<string, string | undefined>): Webhoo
 }
 
 export interface WebhooksHandle {
+  /** This process committed events: fan-out reads them now, other processes hear of it. */
+  eventsCommitted(): void;
   stop(): Promise<void>;
 }
 
@@ -51,15 +59,39 @@ export function startWebhooks(
   settings: WebhookSettings,
   deps: { db: Db; logger: SenderOptions['logger']; metrics?: Registry },
 ): WebhooksHandle {
-  const fanOut = startWebhookFanOut({ db: deps.db, logger: deps.logger, idlePollMs: settings.pollMs });
   const sender = startWebhookSender({
     ...deps,
     leaseSeconds: settings.leaseSeconds,
     concurrency: settings.concurrency,
     idlePollMs: settings.pollMs,
   });
+  const fanOut = startWebhookFanOut({
+    db: deps.db,
+    logger: deps.logger,
+    idlePollMs: settings.pollMs,
+    onQueued: () => sender.loop.wake(),
+  });
+  const notifier = new EventNotifier(deps.db);
+  const listening = deps.db
+    .listen(EVENTS_CHANNEL, {
+      onMessage: () => fanOut.wake(),
+      // Listening again after a lost connection: what was notified meanwhile is read now.
+      onLive: (live) => {
+        if (live) fanOut.wake();
+      },
+    })
+    .catch((err) => {
+      deps.logger.warn({ err }, 'webhooks: could not listen for events; polling only');
+      return null;
+    });
   return {
+    eventsCommitted() {
+      fanOut.wake();
+      notifier.poke();
+    },
     async stop() {
+      notifier.close();
+      await (await listening)?.();
       await Promise.all([fanOut.stop(), sender.stop()]);
     },
   };

@@ -83,6 +83,8 @@ export interface FanOutOptions {
   /** About how long the loop waits after a round that found nothing new. */
   idlePollMs: number;
   pageSize?: number;
+  /** A round queued deliveries (the sender has work now). */
+  onQueued?: () => void;
 }
 
 /**
@@ -92,7 +94,14 @@ export interface FanOutOptions {
  */
 export function startWebhookFanOut(opts: FanOutOptions): LeaseLoop {
   return startLeaseLoop<FanOutResult>(
-    { claim: () => fanOutRound(opts.db, opts.pageSize), settle: async () => {} },
+    {
+      claim: async () => {
+        const results = await fanOutRound(opts.db, opts.pageSize);
+        if (results.some((r) => r.queued > 0)) opts.onQueued?.();
+        return results;
+      },
+      settle: async () => {},
+    },
     { name: 'webhook fan-out', logger: opts.logger, idlePollMs: opts.idlePollMs },
   );
 }
