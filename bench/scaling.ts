@@ -104,7 +104,11 @@ async function whileSampling<T>(
   let done = false;
   const sampler = (async () => {
     while (!done) {
-      const { rows } = await db.query<{ w: string; n: number }>(sampleWaits);
+      // A sample lost (the pool busy, a timeout) is only a sample: the push goes on.
+      const rows = await db.query<{ w: string; n: number }>(sampleWaits).then(
+        (r) => r.rows,
+        () => [],
+      );
       for (const { w, n } of rows) counts.set(w, (counts.get(w) ?? 0) + n);
       await delay(50);
     }

@@ -79,6 +79,8 @@ export function startLeaseLoop<T>(source: LeaseSource<T>, opts: LeaseLoopOptions
   let wakes = 0;
   const idleWait = (ms: number) =>
     new Promise<void>((resolve) => {
+      // Stopped while claiming: an abort listener added now would never hear it.
+      if (signal.aborted) return resolve();
       const end = () => {
         clearTimeout(timer);
         idle.delete(end);

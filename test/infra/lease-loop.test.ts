@@ -174,6 +174,28 @@ describe('the lease loop', () => {
     await until('the late row settled', () => source.log.includes('settle 2'), 2_000);
   }
 
+  it('stops at once when stopped during a claim that finds nothing', async () => {
+    const claiming = deferred();
+    let claims = 0;
+    const loop = startLeaseLoop<number>(
+      {
+        async claim() {
+          claims++;
+          await claiming.promise;
+          return [];
+        },
+        async settle() {},
+      },
+      { name: 'test', logger, idlePollMs: 60_000 },
+    );
+    await until('a claim under way', () => claims === 1);
+    const stopping = loop.stop();
+    const t0 = performance.now();
+    claiming.resolve();
+    await stopping;
+    assert.ok(performance.now() - t0 < 1_000, `stopped after ${Math.round(performance.now() - t0)} ms`);
+  });
+
   it('survives a throwing claim: logs it, backs off, and claims again', async () => {
     warnings.length = 0;
     const source = fakeSource([[7]]);
