@@ -11,6 +11,7 @@ import { type Db, sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { importAccounts } from '../helpers/imported-accounts.ts';
 import { listeningTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
+import { feedSettled } from '../helpers/test-db.ts';
 
 const SUPPLIER = 'TAILED';
 const OTHER = 'UNTAILED';
@@ -44,6 +45,8 @@ describe('ferry events tail', () => {
     );
     await importAccounts(t, other.headers, [accountFor(OTHER, 4)]);
     await addNotes(t.db, PAGED, 1_005);
+    // On a shared server, another test file's open transaction may hold the feed below these writes.
+    await feedSettled(t.db);
   });
   after(async () => {
     for (const child of running) child.kill('SIGKILL');
@@ -176,6 +179,7 @@ describe('ferry events tail', () => {
     await until(run, () => run.stdout.includes(events.at(-1)!.id), 'first event');
     await new Promise((r) => setTimeout(r, 700)); // at least one empty page: it is waiting
     await addNotes(t.db, SUPPLIER, 1);
+    await feedSettled(t.db);
     const [written] = (await feed(SUPPLIER)).slice(events.length);
     assert.equal(written.type, 'EVENT_NOTE_ADDED');
     await until(run, () => run.stdout.includes(written.id), 'new event');
@@ -196,8 +200,19 @@ describe('ferry events tail', () => {
   });
 
   it('--follow ends at once on SIGINT while waiting for events', async () => {
+    // Interrupted once it has asked for a page (so it has started following, not merely loading:
+    // a machine busy with other test files may take more than a second to start a process).
+    let pages = 0;
+    const onRequest = (req: { url?: string }) => {
+      if (req.url?.startsWith('/v2/data-import/events/')) pages++;
+    };
+    t.app.server.on('request', onRequest);
     const { run, exit } = start(['--supplier', SUPPLIER, '--follow', '--after', 'now']);
-    await new Promise((r) => setTimeout(r, 1_500));
+    try {
+      await until(run, () => pages >= 2, 'a page asked for while waiting');
+    } finally {
+      t.app.server.off('request', onRequest);
+    }
     run.child.kill('SIGINT');
     assert.equal(await exit, 0, run.stderr);
     assert.equal(run.stdout, '');

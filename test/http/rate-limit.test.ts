@@ -311,11 +311,13 @@ describe('rate_limit_claim from two connections at once', {
   });
 
   it('never grants more than the bucket holds, however many claim together', async () => {
+    const started = performance.now();
     const claims = Array.from({ length: 40 }, (_, i) =>
       claimRateLimitTokens(i % 2 ? fresh.db : second, { key: 'c', rate: 100, wanted: 5 }),
     );
     const granted = (await Promise.all(claims)).reduce((n, c) => n + c.granted, 0);
-    // 100 to start with, and what a few dozen milliseconds add.
-    assert.ok(granted >= 100 && granted <= 110, `${granted} granted`);
+    // 100 to start with, and what the time the claims took adds (100 a second; a busy machine is slow).
+    const refilled = Math.ceil(((performance.now() - started) / 1000) * 100);
+    assert.ok(granted >= 100 && granted <= 100 + refilled, `${granted} granted, ${refilled} refilled`);
   });
 });
