@@ -16,9 +16,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { FEED_START, type FeedEvent, readEvents } from '../../src/events/event-feed.ts';
+import type { FeedEvent } from '../../src/events/event-feed.ts';
 import { sql } from '../../src/infra/db/db.ts';
-import { type Receiver, signatureValid, startReceiver } from '../events/webhooks-helpers.ts';
+import {
+  deliveredIds,
+  type Receiver,
+  signatureValid,
+  startReceiver,
+  wholeFeed,
+} from '../events/webhooks-helpers.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { childPids } from '../helpers/child-processes.ts';
 import { freePort } from '../helpers/ports.ts';
@@ -298,23 +304,13 @@ describe('the fleet: two API processes and three workers on one PostgreSQL serve
     assert.equal(await count("SELECT count(*)::int AS n FROM notes WHERE body LIKE 'fleet note %'"), NOTES);
 
     // 4. Every event of the supplier's feed reaches the endpoint, signed; one delivery row each.
-    const feed = async () => {
-      const events: FeedEvent[] = [];
-      for (let after = FEED_START; ; ) {
-        const page = await readEvents(tdb.db, { supplier: SUPPLIER, after, limit: 1000 });
-        events.push(...page.events);
-        if (page.events.length < 1000) return events;
-        after = page.next;
-      }
-    };
-    const delivered = () =>
-      new Set(receiver.received.filter((r) => r.status === 200).map((r) => r.headers['ferry-event-id']));
+    const delivered = () => deliveredIds(receiver);
     let events: FeedEvent[] = [];
     // Until every event has reached the receiver and the senders have recorded it: a batch is
     // marked delivered once all its POSTs are answered.
     const owed = () => count("SELECT count(*)::int AS n FROM webhook_deliveries WHERE state <> 'delivered'");
     for (const deadline = Date.now() + 90_000; ; await sleep(200)) {
-      events = await feed();
+      events = await wholeFeed(tdb.db, SUPPLIER);
       const now = delivered();
       const missing = events.filter((e) => !now.has(e.id)).length;
       if (missing === 0 && (await owed()) === 0) break;

@@ -1,50 +1,14 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { alive, descendants } from '../helpers/child-processes.ts';
 import { freePort } from '../helpers/ports.ts';
 
 const ROOT = resolve('.');
-
-/** The processes below `pid`, each with its command line (from /proc). */
-function descendants(pid: number): { pid: number; cmdline: string[] }[] {
-  const parentOf = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      // The fields after the command name (which may hold spaces) start with the state, then the ppid.
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {} // gone meanwhile
-  }
-  const found: { pid: number; cmdline: string[] }[] = [];
-  const walk = (parent: number) => {
-    for (const [child, ppid] of parentOf) {
-      if (ppid !== parent) continue;
-      try {
-        found.push({
-          pid: child,
-          cmdline: readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').slice(0, -1),
-        });
-      } catch {}
-      walk(child);
-    }
-  };
-  walk(pid);
-  return found;
-}
-
-/** Running, not merely a zombie waiting for its parent to collect it. */
-function alive(pid: number): boolean {
-  try {
-    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 async function portAnswers(port: number): Promise<boolean> {
   return new Promise((r) => {

@@ -6,6 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FEED_START, type FeedEvent, readEvents } from '../../src/events/event-feed.ts';
 import { type Queryable, sql } from '../../src/infra/db/db.ts';
 
 /** An event as its writers write it: one transaction each, so the feed's order is the call order. */
@@ -95,3 +96,18 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 1
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** Every event of the supplier's feed so far, read page by page as a reader would. */
+export async function wholeFeed(db: Queryable, supplier: string): Promise<FeedEvent[]> {
+  const events: FeedEvent[] = [];
+  for (let after = FEED_START; ; ) {
+    const page = await readEvents(db, { supplier, after, limit: 1000 });
+    events.push(...page.events);
+    if (page.events.length < 1000) return events;
+    after = page.next;
+  }
+}
+
+/** The ids of the events the receiver answered 200 to. */
+export const deliveredIds = (receiver: Receiver) =>
+  new Set(receiver.received.filter((r) => r.status === 200).map((r) => r.headers['ferry-event-id']));

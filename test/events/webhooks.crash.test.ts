@@ -10,12 +10,19 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { FEED_START, type FeedEvent, readEvents } from '../../src/events/event-feed.ts';
+import type { FeedEvent } from '../../src/events/event-feed.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { admin, buildTestAppOn, tokenFor } from '../helpers/test-app.ts';
 import { createTestDb, type TestDb, usingPostgresServer } from '../helpers/test-db.ts';
-import { eventually, type Receiver, signatureValid, startReceiver } from './webhooks-helpers.ts';
+import {
+  deliveredIds,
+  eventually,
+  type Receiver,
+  signatureValid,
+  startReceiver,
+  wholeFeed,
+} from './webhooks-helpers.ts';
 
 const SUPPLIER = 'PUSHED';
 const ACCOUNTS = 2_000;
@@ -80,17 +87,6 @@ describe('webhooks while a worker process delivering them is killed', {
     return child;
   }
 
-  async function feed(): Promise<FeedEvent[]> {
-    const events: FeedEvent[] = [];
-    let after = FEED_START;
-    for (;;) {
-      const page = await readEvents(tdb.db, { supplier: SUPPLIER, after, limit: 1000 });
-      events.push(...page.events);
-      if (page.events.length < 1000) return events;
-      after = page.next;
-    }
-  }
-
   const unfinished = async () =>
     (
       await tdb.db.query<{ n: number }>(
@@ -113,8 +109,7 @@ describe('webhooks while a worker process delivering them is killed', {
       assert.equal(res.statusCode, 200, res.body);
     }
 
-    const delivered = () =>
-      new Set(receiver.received.filter((r) => r.status === 200).map((r) => r.headers['ferry-event-id']));
+    const delivered = () => deliveredIds(receiver);
     const kills: number[] = [];
     const deadline = Date.now() + 100_000;
     let events: FeedEvent[] = [];
@@ -130,7 +125,7 @@ describe('webhooks while a worker process delivering them is killed', {
         victim = spawnWorker();
       }
       if (kills.length === 3 && (await unfinished()) === 0) {
-        events = await feed();
+        events = await wholeFeed(tdb.db, SUPPLIER);
         const now = delivered();
         if (events.every((e) => now.has(e.id))) break;
       }
