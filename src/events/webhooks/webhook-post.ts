@@ -1,10 +1,13 @@
 /**
- * One webhook POST over node:http(s) with keep-alive agents: the raw body, Ferry's headers, a
- * 10-second limit on the whole exchange, and no redirect followed (a 3xx is a failed attempt:
- * following it would send a signed event wherever the receiver points).
+ * One webhook POST over an undici Agent (keep-alive connection pools, one per receiver origin):
+ * the raw body, Ferry's headers, a 10-second limit on the whole exchange, and no redirect
+ * followed (a 3xx is a failed attempt: following it would send a signed event wherever the
+ * receiver points). undici and not node:http: the same post costs the sender about half the
+ * CPU (96 against 195 µs a request, 30,000 requests at 64 in flight on loopback), and a push's
+ * events are each posted alone.
  */
-import http from 'node:http';
-import https from 'node:https';
+import { EventEmitter } from 'node:events';
+import { Agent } from 'undici';
 import { signatureHeader } from './webhook-signature.ts';
 
 export interface WebhookRequest {
@@ -37,87 +40,93 @@ export interface WebhookPoster {
   close(): void;
 }
 
-/** A poster with at most `maxSockets` connections per receiver host, kept alive between posts. */
+/** `user:pass@` in an endpoint's URL: sent as Basic authorization, as node:http would. */
+function basicAuthorization(url: URL): Record<string, string> {
+  if (url.username === '' && url.password === '') return {};
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
+}
+
+/** The start of a refusal's answer; the rest is not read (the connection is closed instead). */
+async function answerStart(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  let text = '';
+  for await (const chunk of body) {
+    text += chunk.toString('utf8');
+    if (text.length >= ERROR_BODY_CHARS) {
+      body.destroy();
+      break;
+    }
+  }
+  return text.slice(0, ERROR_BODY_CHARS);
+}
+
+/** A poster with at most `maxSockets` connections per receiver origin, kept alive between posts. */
 export function createWebhookPoster(opts: { maxSockets: number; timeoutMs?: number }): WebhookPoster {
   const timeoutMs = opts.timeoutMs ?? POST_TIMEOUT_MS;
-  const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: opts.maxSockets }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: opts.maxSockets }),
-  };
+  const agent = new Agent({ connections: opts.maxSockets, headersTimeout: 0, bodyTimeout: 0 });
 
-  function post(r: WebhookRequest): Promise<PostOutcome> {
+  async function post(r: WebhookRequest): Promise<PostOutcome> {
     const at = new Date();
     const started = performance.now();
-    const ms = () => Math.round(performance.now() - started);
     const outcome = (statusCode: number | null, error: string | null): PostOutcome => ({
       delivered: error === null,
       statusCode,
       error,
-      durationMs: ms(),
+      durationMs: Math.round(performance.now() - started),
       at,
     });
-    return new Promise((resolve) => {
-      let url: URL;
-      try {
-        url = new URL(r.url);
-      } catch {
-        resolve(outcome(null, 'not a valid URL'));
-        return;
-      }
-      const protocol = url.protocol as keyof typeof agents;
-      const transport = protocol === 'https:' ? https : http;
-      const body = Buffer.from(r.body);
-      const req = transport.request(url, {
+    let url: URL;
+    try {
+      url = new URL(r.url);
+    } catch {
+      return outcome(null, 'not a valid URL');
+    }
+    // The whole exchange, connecting and reading the answer included. undici takes an emitter of
+    // 'abort' as well as an AbortSignal; an AbortController for each post cost the sender 15 µs.
+    const limit = Object.assign(new EventEmitter(), { aborted: false });
+    const timer = setTimeout(() => {
+      limit.aborted = true;
+      limit.emit('abort');
+    }, timeoutMs);
+    const timedOut = () => outcome(null, `no answer within ${timeoutMs / 1000} s`);
+    let status: number | null = null;
+    try {
+      const answer = await agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: 'POST',
-        agent: agents[protocol],
         headers: {
           'content-type': 'application/json',
-          'content-length': body.length,
           'user-agent': USER_AGENT,
           'ferry-event-id': r.eventId,
           'ferry-signature': signatureHeader(r.secret, r.body, at),
+          ...basicAuthorization(url),
         },
+        body: r.body,
+        signal: limit,
       });
-      // The whole exchange, connecting and reading the answer included.
-      const timer = setTimeout(
-        () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)),
-        timeoutMs,
-      );
-      let settled = false;
-      const done = (o: PostOutcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(o);
-      };
-      req.on('error', (err: NodeJS.ErrnoException) =>
-        done(outcome(null, err.code ? `${err.code}: ${err.message}` : err.message)),
-      );
-      req.on('response', (res) => {
-        const status = res.statusCode ?? 0;
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          if (text.length < ERROR_BODY_CHARS) text += chunk;
-        });
-        res.on('error', (err) => done(outcome(status, `answer cut off: ${err.message}`)));
-        res.on('close', () => done(outcome(status, 'answer cut off')));
-        res.on('end', () => {
-          if (status >= 200 && status < 300) return done(outcome(status, null));
-          const said = text.slice(0, ERROR_BODY_CHARS).replace(/\s+/g, ' ').trim();
-          const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
-          done(outcome(status, `HTTP ${status}${redirect}${said ? `: ${said}` : ''}`));
-        });
-      });
-      req.end(body);
-    });
+      status = answer.statusCode;
+      if (status >= 200 && status < 300) {
+        await answer.body.dump();
+        return outcome(status, null);
+      }
+      const said = (await answerStart(answer.body)).replace(/\s+/g, ' ').trim();
+      const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
+      return outcome(status, `HTTP ${status}${redirect}${said ? `: ${said}` : ''}`);
+    } catch (err) {
+      if (limit.aborted) return status === null ? timedOut() : outcome(status, 'answer cut off: timed out');
+      const e = err as NodeJS.ErrnoException;
+      if (status !== null) return outcome(status, `answer cut off: ${e.message}`);
+      return outcome(null, e.code ? `${e.code}: ${e.message}` : e.message);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   return {
     post,
     close() {
-      agents['http:'].destroy();
-      agents['https:'].destroy();
+      void agent.destroy().catch(() => {});
     },
   };
 }
