@@ -31,9 +31,10 @@ describe('live event stream: one reader per process', () => {
   const url = (query: string) => `${FEED}?import_supplier=${SUPPLIER}${query}`;
 
   before(async () => {
-    // A client that takes nothing for 3 s is dropped: long enough that one reading slowly on a busy
-    // machine (the suite runs files side by side) is not taken for one that stopped.
-    s = await streamApp({ pollMs: 20, maxQueuedBytes: 64 * 1024, maxStallMs: 3_000 });
+    // A client that takes nothing for 8 s is dropped: long enough that one reading slowly on a busy
+    // machine (the suite runs files side by side) is not taken for one that stopped. At 3 s, the
+    // sluggish reader here was dropped once beside the fleet and webhook crash tests on 2 vCPUs.
+    s = await streamApp({ pollMs: 20, maxQueuedBytes: 64 * 1024, maxStallMs: 8_000 });
     ({ headers } = await tokenFor(s.app, [SUPPLIER]));
   });
   after(() => s.close());
