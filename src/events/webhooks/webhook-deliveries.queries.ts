@@ -117,18 +117,7 @@ export const insertAttempt = sql(
  * $3, in $4 ms) get their attempt and are delivered, whoever holds them now (a sender that took
  * one over after this one's lease ran out must not post it again); their endpoints are no longer
  * failing. One commit for a batch, not two for each delivery: the sender's round trips were what
- * held deliveries back under a bulk push.
- *
- * The same statement leases to sender $5, for $6 seconds, each delivered key's next delivery
- * (the key's new head, once this commits) when it is due and no sender holds it, so the sender
- * posts it next without a claim: under a push a key's later events are usually queued behind its
- * first, and the claim's scan past them was the largest part of a delivery's cost in the
- * database. Such a successor cannot be claimed by another sender meanwhile: until this statement
- * commits its head is pending, and after, it is leased; FOR UPDATE SKIP LOCKED keeps a concurrent
- * claim and this statement off the same row.
- *
- * Answers the deliveries it delivered (`next` false: id and occurred_at) and the successors it
- * leased (`next` true: every column of a claim).
+ * held deliveries back under a bulk push. Answers the deliveries this statement delivered.
  */
 export const markBatchDelivered = sql(
   'markWebhookBatchDelivered',
@@ -143,35 +132,12 @@ export const markBatchDelivered = sql(
             locked_until = NULL, last_status_code = u.status, last_error = NULL
        FROM u
       WHERE d.id = u.id AND d.state = 'pending'
-     RETURNING d.id, d.endpoint_id, d.ordering_key, d.event_xid, d.event_id, d.occurred_at
+     RETURNING d.id, d.endpoint_id, d.occurred_at
    ), e AS (
      UPDATE webhook_endpoints SET failing_since = NULL
       WHERE id IN (SELECT endpoint_id FROM d) AND failing_since IS NOT NULL
-   ), following AS (
-     SELECT s.id FROM webhook_deliveries s
-      WHERE s.id IN (
-              SELECT n.id FROM d CROSS JOIN LATERAL (
-                SELECT p.id FROM webhook_deliveries p
-                 WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key
-                   AND p.state = 'pending' AND (p.event_xid, p.event_id) > (d.event_xid, d.event_id)
-                 ORDER BY p.event_xid, p.event_id LIMIT 1) n)
-        AND s.id <> ALL($1::bigint[]) AND s.state = 'pending' AND s.next_attempt_at <= now()
-        AND (s.locked_until IS NULL OR s.locked_until < now())
-        FOR UPDATE SKIP LOCKED
-   ), leased AS (
-     UPDATE webhook_deliveries s
-        SET locked_by = $5, locked_until = now() + make_interval(secs => $6),
-            first_attempt_at = coalesce(s.first_attempt_at, now())
-       FROM following, webhook_endpoints e
-      WHERE s.id = following.id AND e.id = s.endpoint_id AND e.enabled
-     RETURNING s.id, s.endpoint_id, e.url, e.secret, s.feed_event_id, s.body, s.attempts, s.occurred_at
    )
-   SELECT false AS next, d.id, d.occurred_at, NULL::uuid AS endpoint_id, NULL AS url, NULL AS secret,
-          NULL AS feed_event_id, NULL AS body, NULL::int AS attempts
-     FROM d
-   UNION ALL
-   SELECT true, l.id, l.occurred_at, l.endpoint_id, l.url, l.secret, l.feed_event_id, l.body, l.attempts
-     FROM leased l`,
+   SELECT d.id, d.occurred_at FROM d`,
 );
 
 /**

@@ -107,33 +107,20 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
     failureMessage: 'could not refresh the webhook deliveries’ statistics',
   });
 
-  /**
-   * The 2xx answers of a batch, in one statement, which also leases each delivered key's next
-   * delivery to this sender: answers those, to be posted next.
-   */
-  async function recordDelivered(
-    done: readonly [ClaimedDelivery, PostOutcome][],
-  ): Promise<ClaimedDelivery[]> {
-    if (done.length === 0) return [];
-    const { rows } = await db.query<ClaimedDelivery & { next: boolean }>(markBatchDelivered, [
+  /** The 2xx answers of a batch: one statement for all of them. */
+  async function recordDelivered(done: readonly [ClaimedDelivery, PostOutcome][]): Promise<void> {
+    if (done.length === 0) return;
+    const { rows } = await db.query<{ id: string; occurred_at: Date }>(markBatchDelivered, [
       done.map(([d]) => d.id),
       done.map(([, o]) => o.at),
       done.map(([, o]) => o.statusCode),
       done.map(([, o]) => o.durationMs),
-      senderId,
-      leaseSeconds,
     ]);
     const now = Date.now();
-    const following: ClaimedDelivery[] = [];
     for (const r of rows) {
-      if (r.next) {
-        following.push(r);
-        continue;
-      }
       metrics?.deliveries.inc({ result: 'delivered' });
       metrics?.lag.observe(Math.max(0, (now - r.occurred_at.getTime()) / 1000));
     }
-    return following;
   }
 
   /** A failed attempt: its backoff, giving up after 72 hours, disabling the endpoint after 24. */
@@ -179,27 +166,18 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
 
   /**
    * Posts a claimed batch, then records it: a failure at once (its backoff starts from its
-   * answer), the 2xx answers together once every post of the batch is back. Then the keys'
-   * next deliveries that recording leased, the same way, until there are none. If the database
+   * answer), the 2xx answers together once every post of the batch is back. If the database
    * fails us, the lease runs out and those deliveries are posted again (at least once).
    */
   async function settle(claimed: readonly ClaimedDelivery[], stopping: AbortSignal): Promise<void> {
-    let batch = claimed;
-    while (batch.length > 0) {
-      if (stopping.aborted) {
-        // Stopping before any was posted: back at once, not at the lease's end.
-        await db.query(releaseDeliveries, [batch.map((d) => d.id), senderId]).catch(() => {});
-        return;
-      }
-      batch = await postBatch(batch);
+    if (stopping.aborted) {
+      // Stopping before any was posted: back at once, not at the lease's end.
+      await db.query(releaseDeliveries, [claimed.map((d) => d.id), senderId]).catch(() => {});
+      return;
     }
-  }
-
-  /** Posts one batch and records it; answers the successors recording leased. */
-  async function postBatch(batch: readonly ClaimedDelivery[]): Promise<ClaimedDelivery[]> {
     const delivered: [ClaimedDelivery, PostOutcome][] = [];
     await Promise.all(
-      batch.map(async (d) => {
+      claimed.map(async (d) => {
         const outcome = await poster.post({
           url: d.url,
           secret: d.secret,
@@ -218,13 +196,12 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
         );
       }),
     );
-    return recordDelivered(delivered).catch((err) => {
+    await recordDelivered(delivered).catch((err) =>
       logger.warn(
         { err, deliveries: delivered.length },
         'could not record webhook deliveries; they will be posted again',
-      );
-      return [];
-    });
+      ),
+    );
   }
 
   async function claim() {
