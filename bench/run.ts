@@ -1,6 +1,7 @@
-// `npm run bench [-- --quick] [--json] [--db pglite]`: the six benchmarks of docs/product.md (Targets),
-// each with its baseline from the same run; `-- --scaling [--processes 1,2,4,8]` runs the series of
-// N API and N worker processes instead (bench/scaling.ts). See docs/performance.md.
+// `npm run bench [-- --quick] [--json] [--db pglite] [--only a,b]`: the six benchmarks of docs/product.md (Targets),
+// each with its baseline from the same run; `-- --scaling [--processes 1,2,4,8] [--webhooks]` runs the
+// series of N API and N worker processes instead (bench/scaling.ts); `-- --webhook-cost` measures
+// the machine's CPU per webhook delivery (bench/webhook-cost.ts). See docs/performance.md.
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchEndToEnd } from './end-to-end.ts';
@@ -19,6 +20,7 @@ import { benchScaling } from './scaling.ts';
 import { benchStatus } from './status.ts';
 import { benchTransactions } from './transactions.ts';
 import { benchValidate } from './validate.ts';
+import { benchWebhookCost } from './webhook-cost.ts';
 import { benchWebhookLag } from './webhook-lag.ts';
 
 const { values: args } = parseArgs({
@@ -28,11 +30,16 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: 'postgres' },
     scaling: { type: 'boolean', default: false },
     processes: { type: 'string' },
+    webhooks: { type: 'boolean', default: false },
+    'webhook-cost': { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 if (args.scaling && args.db !== 'postgres') throw new Error('--scaling needs a PostgreSQL server');
 if (args.db !== 'postgres' && args.db !== 'pglite') throw new Error('--db must be postgres or pglite');
 const dbKind: 'postgres' | 'pglite' = args.db;
+/** `--only webhook-lag,list`: those of the six only (transactions and status-v2 need end-to-end). */
+const only = args.only ? args.only.split(',').map((s) => s.trim()) : null;
 
 const scale: Scale = args.quick
   ? { quick: true, seconds: 3, accounts: 2_000, listRows: 100_000 }
@@ -130,60 +137,76 @@ async function runSix(): Promise<void> {
   const b = baseline;
   const db = bdb.db;
 
-  const asResult = (r: BenchResult | { result: BenchResult }) => ('result' in r ? r.result : r);
-  results.push(asResult(await step('validate', TARGETS.validate, () => benchValidate(f, b.base, scale))));
-  const e2e = await step('end-to-end', TARGETS['end-to-end'], () =>
+  /** A step of those asked for (`--only a,b`; all by default), or null. */
+  const wanted = <T>(name: string, target: string, fn: () => Promise<T>) =>
+    only === null || only.includes(name) ? step(name, target, fn) : Promise.resolve(null);
+  const record = (r: BenchResult | { result: BenchResult } | null) => {
+    if (r) results.push('result' in r ? r.result : r);
+  };
+  record(await wanted('validate', TARGETS.validate, () => benchValidate(f, b.base, scale)));
+  const e2e = await wanted('end-to-end', TARGETS['end-to-end'], () =>
     benchEndToEnd(f, db, bdb?.url, scale, STEP_DEADLINE_MS),
   );
-  results.push(asResult(e2e));
-  const rawInsertBaseline = 'result' in e2e ? (e2e.result.baseline ?? undefined) : undefined;
-  results.push(
-    asResult(
-      await step('end-to-end-bulk', TARGETS['end-to-end-bulk'], () =>
-        benchEndToEndBulk(f, db, bdb?.url, scale, {
-          deadlineMs: STEP_DEADLINE_MS,
-          baseline: rawInsertBaseline,
-        }),
-      ),
-    ),
-  );
-  results.push(
-    asResult(
-      await step('webhook-lag', TARGETS['webhook-lag'], () =>
-        benchWebhookLag(f, db, bdb?.url, scale, STEP_DEADLINE_MS),
-      ),
-    ),
-  );
-  const accounts = 'processed' in e2e ? e2e.processed : [];
-  results.push(
-    asResult(
-      await step('transactions', TARGETS.transactions, async () => {
-        if (accounts.length === 0) throw new Error('no imported accounts (end-to-end failed)');
-        return benchTransactions(f, scale, accounts.slice(0, 16));
+  record(e2e);
+  const rawInsertBaseline = e2e && 'result' in e2e ? (e2e.result.baseline ?? undefined) : undefined;
+  record(
+    await wanted('end-to-end-bulk', TARGETS['end-to-end-bulk'], () =>
+      benchEndToEndBulk(f, db, bdb?.url, scale, {
+        deadlineMs: STEP_DEADLINE_MS,
+        baseline: rawInsertBaseline,
       }),
     ),
   );
-  results.push(
-    asResult(
-      await step('status-v2', TARGETS['status-v2'], async () => {
-        if (accounts.length === 0) throw new Error('no imported accounts (end-to-end failed)');
-        return benchStatus(f, b.base, scale, accounts);
-      }),
+  record(
+    await wanted('webhook-lag', TARGETS['webhook-lag'], () =>
+      benchWebhookLag(f, db, bdb?.url, scale, STEP_DEADLINE_MS),
     ),
   );
-  results.push(asResult(await step('list', TARGETS.list, () => benchList(f, db, scale, STEP_DEADLINE_MS))));
+  const accounts = e2e && 'processed' in e2e ? e2e.processed : [];
+  record(
+    await wanted('transactions', TARGETS.transactions, async () => {
+      if (accounts.length === 0) throw new Error('no imported accounts (end-to-end failed or not run)');
+      return benchTransactions(f, scale, accounts.slice(0, 16));
+    }),
+  );
+  record(
+    await wanted('status-v2', TARGETS['status-v2'], async () => {
+      if (accounts.length === 0) throw new Error('no imported accounts (end-to-end failed or not run)');
+      return benchStatus(f, b.base, scale, accounts);
+    }),
+  );
+  record(await wanted('list', TARGETS.list, () => benchList(f, db, scale, STEP_DEADLINE_MS)));
+}
+
+/** `--webhook-cost`: the machine's CPU per webhook delivery, nothing else running (bench/webhook-cost.ts). */
+async function runWebhookCost(): Promise<void> {
+  bdb = await openBenchDb(dbKind, process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
+  log(`db: ${bdb.label}`);
+  ferry = await startFerry(bdb.db);
+  const f = ferry;
+  const db = bdb.db;
+  const events = scale.quick ? 3_000 : 30_000;
+  results.push(
+    await step('webhook-cost', 'measured', () => benchWebhookCost(f, db, bdb?.url, events, STEP_DEADLINE_MS)),
+  );
 }
 
 /** `--scaling`: the scaling series (N API and N worker processes need a PostgreSQL server). */
 async function runScaling(): Promise<void> {
   const counts = (args.processes ?? (scale.quick ? '1,2' : '1,2,4,8')).split(',').map(Number);
   log(`scaling: ${counts.join(', ')} processes; ${scale.accounts} accounts a point`);
-  const series = await benchScaling(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, scale, counts, log);
+  const series = await benchScaling(
+    process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    scale,
+    counts,
+    log,
+    args.webhooks,
+  );
   results.push(...series.results);
 }
 
 try {
-  await (args.scaling ? runScaling() : runSix());
+  await (args.scaling ? runScaling() : args['webhook-cost'] ? runWebhookCost() : runSix());
 } catch (err) {
   log(`bench could not run: ${err instanceof Error ? err.stack : err}`);
   exitCode = 1;
