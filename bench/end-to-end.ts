@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { startWorker } from '../src/account-import/queue/worker.ts';
 import type { Db } from '../src/infra/db/db.ts';
@@ -73,26 +72,47 @@ async function rawInsertOnce(db: Db, n: number): Promise<number> {
 
 export const FERRY_BIN = fileURLToPath(new URL('../bin/ferry.js', import.meta.url));
 
+export interface BenchWorker {
+  /** The `ferry worker` process's pid; undefined when the worker runs in this process. */
+  pid?: number;
+  /** Rejects if the worker process ends before stop() (it never resolves otherwise). */
+  died: Promise<never>;
+  stop(): Promise<void>;
+}
+
 /**
- * The account-creation worker as a migration would run it: `ferry worker`, its own process, on
- * a server (so it has a core of its own to use); in this process on PGlite, which only this
- * process can open. stop() waits until it has finished its batches.
+ * The account-creation worker as a migration would run it: `ferry worker`, its own process (one,
+ * whatever FERRY_PROCESSES says here), on a server (so it has a core of its own to use); in this
+ * process on PGlite, which only this process can open. stop() waits until it has finished its
+ * batches, and kills it after 40 s.
  */
-export function startBenchWorker(
-  ferry: BenchApp,
-  db: Db,
-  url: string | undefined,
-): { stop(): Promise<void> } {
-  if (!url) return startWorker(ferry.config, { db, logger: quietLogger, idlePollMs: 20 });
+export function startBenchWorker(ferry: BenchApp, db: Db, url: string | undefined): BenchWorker {
+  if (!url) {
+    const worker = startWorker(ferry.config, { db, logger: quietLogger, idlePollMs: 20 });
+    return { died: new Promise<never>(() => {}), stop: () => worker.stop() };
+  }
   const child: ChildProcess = spawn(process.execPath, [FERRY_BIN, 'worker'], {
-    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error' },
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error', FERRY_PROCESSES: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const exited = once(child, 'exit');
+  let stopping = false;
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
+  const died = exited.then(() => {
+    throw new Error(stopping ? 'stopped' : `the ferry worker process ended (exit ${child.exitCode})`);
+  });
+  died.catch(() => {}); // awaited by whoever races it
   return {
+    pid: child.pid,
+    died,
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      stopping = true;
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const killed = setTimeout(() => child.kill('SIGKILL'), 40_000);
       await exited;
+      clearTimeout(killed);
     },
   };
 }

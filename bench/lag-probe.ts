@@ -24,7 +24,7 @@ const selectNew = sql(
 );
 const countEvents = sql('', 'SELECT count(*)::int AS n FROM events WHERE import_supplier = $1');
 
-export const percentile = (sorted: number[], p: number) =>
+const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 export interface LagFigures {
@@ -64,6 +64,8 @@ export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe>
 
   const seen = new Map<string, number>();
   let reading = true;
+  /** Why the reader stopped early, if it did: settled() says so instead of waiting it out. */
+  let failed: unknown = null;
   let cursor = { xid: '0', id: '0' };
   const reader = (async () => {
     while (reading) {
@@ -77,13 +79,16 @@ export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe>
       if (rows.length > 0) cursor = { xid: rows.at(-1)!.xid, id: rows.at(-1)!.rid };
       else await delay(FEED_POLL_MS);
     }
-  })();
+  })().catch((err) => {
+    failed = err;
+  });
 
   return {
     url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
     async settled(ms) {
       const until = Date.now() + ms;
       for (;;) {
+        if (failed) throw new Error(`the feed reader failed: ${failed}`);
         const total = (await db.query<{ n: number }>(countEvents, [supplier])).rows[0].n;
         if (delivered.size >= total && seen.size >= total) return;
         if (Date.now() > until)
@@ -94,7 +99,7 @@ export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe>
     async stop() {
       if (!reading) throw new Error('the lag probe has stopped already');
       reading = false;
-      await reader.catch(() => {});
+      await reader;
       receiver.closeAllConnections();
       receiver.close();
       const lags = [...delivered].flatMap(([id, at]) => {

@@ -40,6 +40,13 @@ if (args.db !== 'postgres' && args.db !== 'pglite') throw new Error('--db must b
 const dbKind: 'postgres' | 'pglite' = args.db;
 /** `--only webhook-lag,list`: those of the six only (transactions and status-v2 need end-to-end). */
 const only = args.only ? args.only.split(',').map((s) => s.trim()) : null;
+const unknown = only?.filter((name) => !(name in TARGETS)) ?? [];
+if (unknown.length > 0)
+  throw new Error(
+    `--only: no benchmark is called ${unknown.join(', ')} (${Object.keys(TARGETS).join(', ')})`,
+  );
+if (args.webhooks && !args.scaling) throw new Error('--webhooks is a part of --scaling');
+if (only && (args.scaling || args['webhook-cost'])) throw new Error('--only chooses among the six');
 
 const scale: Scale = args.quick
   ? { quick: true, seconds: 3, accounts: 2_000, listRows: 100_000 }

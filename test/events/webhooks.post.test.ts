@@ -1,7 +1,8 @@
 /**
  * One webhook POST (webhook-post.ts) against real sockets: a 2xx delivers; a receiver that does
- * not answer in time, a refused connection and a redirect are failures with their reason;
- * connections are kept alive between posts; `user:pass@` in the URL is sent as Basic authorization.
+ * not answer in time, a 2xx cut off halfway, a refused connection and a redirect are failures
+ * with their reason; connections are kept alive between posts; `user:pass@` in the URL is sent as
+ * Basic authorization.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -32,6 +33,13 @@ describe('a webhook POST', () => {
         if (req.url === '/moved') {
           res.writeHead(301, { location: '/ok' });
           return res.end();
+        }
+        if (req.url === '/cut') {
+          // A 2xx whose answer never ends: the connection drops halfway through the body.
+          res.writeHead(200, { 'content-length': '100' });
+          res.write('partial');
+          setTimeout(() => req.socket.destroy(), 20);
+          return;
         }
         if (req.url === '/teapot') {
           res.writeHead(418);
@@ -71,6 +79,12 @@ describe('a webhook POST', () => {
     assert.equal(o.delivered, true);
     const sent = seen.at(-1)!.headers.authorization ?? '';
     assert.equal(Buffer.from(sent.replace(/^Basic /, ''), 'base64').toString(), 'hook user:p@ss');
+  });
+
+  it('does not count a 2xx whose answer is cut off as delivered', async () => {
+    const o = await poster.post(request(`${base}/cut`));
+    assert.deepEqual([o.delivered, o.statusCode], [false, 200]);
+    assert.match(o.error ?? '', /^answer cut off: /);
   });
 
   it('fails when no answer comes in time', async () => {

@@ -59,8 +59,9 @@ const LATE_CONFLICT_CODES = new Set<string>(Object.values(CONFLICT_CODES));
 const LANES = 2;
 /**
  * The queue's planner statistics are refreshed by the worker after this many claims, doubling
- * after each refresh (src/infra/db/analyze.ts), or a minute of work: PGlite has no autovacuum and a server may have it off, and with stale
- * statistics the claim sorts every PENDING row instead of reading the first ones in index order.
+ * after each refresh (src/infra/db/analyze.ts), or a minute of work: PGlite has no autovacuum
+ * and a server may have it off, and with stale statistics the claim sorts every PENDING row
+ * instead of reading the first ones in index order.
  */
 const ANALYZE_EVERY_CLAIMS = 5_000;
 const ANALYZE_EVERY_MS = 60_000;

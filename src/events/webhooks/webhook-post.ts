@@ -48,22 +48,43 @@ function basicAuthorization(url: URL): Record<string, string> {
 }
 
 /** The start of a refusal's answer; the rest is not read (the connection is closed instead). */
-async function answerStart(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+async function answerStart(
+  body: AsyncIterable<string> & { setEncoding(e: 'utf8'): unknown },
+): Promise<string> {
+  body.setEncoding('utf8'); // a character split between chunks stays whole
   let text = '';
   for await (const chunk of body) {
-    text += chunk.toString('utf8');
-    if (text.length >= ERROR_BODY_CHARS) {
-      body.destroy();
-      break;
-    }
+    text += chunk;
+    if (text.length >= ERROR_BODY_CHARS) break; // leaving the loop destroys the stream
   }
   return text.slice(0, ERROR_BODY_CHARS);
+}
+
+/** Reads a 2xx answer to its end; throws when it is cut off (a 2xx that never ends is no delivery). */
+async function readToEnd(body: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of body) {
+    // Discarded: only the status counts.
+  }
+}
+
+/** undici's errors in the words an operator reads in an attempt's `error`. */
+function reason(err: unknown): string {
+  const e = err as NodeJS.ErrnoException & { errors?: Error[] };
+  // Refused on every address of a name: an AggregateError with no message of its own.
+  const message = e.message || e.errors?.[0]?.message || String(err);
+  return e.code ? `${e.code}: ${message}` : message;
 }
 
 /** A poster with at most `maxSockets` connections per receiver origin, kept alive between posts. */
 export function createWebhookPoster(opts: { maxSockets: number; timeoutMs?: number }): WebhookPoster {
   const timeoutMs = opts.timeoutMs ?? POST_TIMEOUT_MS;
-  const agent = new Agent({ connections: opts.maxSockets, headersTimeout: 0, bodyTimeout: 0 });
+  // One limit, ours: undici's own header and body timeouts off, its connect timeout at ours.
+  const agent = new Agent({
+    connections: opts.maxSockets,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    connect: { timeout: timeoutMs },
+  });
 
   async function post(r: WebhookRequest): Promise<PostOutcome> {
     const at = new Date();
@@ -107,7 +128,7 @@ export function createWebhookPoster(opts: { maxSockets: number; timeoutMs?: numb
       });
       status = answer.statusCode;
       if (status >= 200 && status < 300) {
-        await answer.body.dump();
+        await readToEnd(answer.body);
         return outcome(status, null);
       }
       const said = (await answerStart(answer.body)).replace(/\s+/g, ' ').trim();
@@ -115,9 +136,9 @@ export function createWebhookPoster(opts: { maxSockets: number; timeoutMs?: numb
       return outcome(status, `HTTP ${status}${redirect}${said ? `: ${said}` : ''}`);
     } catch (err) {
       if (limit.aborted) return status === null ? timedOut() : outcome(status, 'answer cut off: timed out');
-      const e = err as NodeJS.ErrnoException;
-      if (status !== null) return outcome(status, `answer cut off: ${e.message}`);
-      return outcome(null, e.code ? `${e.code}: ${e.message}` : e.message);
+      if ((err as NodeJS.ErrnoException).code === 'UND_ERR_CONNECT_TIMEOUT') return timedOut();
+      if (status !== null) return outcome(status, `answer cut off: ${reason(err)}`);
+      return outcome(null, reason(err));
     } finally {
       clearTimeout(timer);
     }

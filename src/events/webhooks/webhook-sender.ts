@@ -54,7 +54,7 @@ export interface SenderOptions {
   idlePollMs: number;
   metrics?: Registry;
   retry?: Partial<RetryPolicy>;
-  /** A poster of the test's own; default: keep-alive agents with `concurrency` sockets per host. */
+  /** A poster of the test's own; default: a keep-alive pool of `concurrency` connections per origin. */
   poster?: WebhookPoster;
   /** [0, 1) for the backoff's jitter; Math.random unless a test fixes it. */
   random?: () => number;
