@@ -72,9 +72,9 @@ const LANES = 4;
 /**
  * The deliveries' planner statistics are refreshed by the sender after this many claimed,
  * doubling after each refresh (src/infra/db/analyze.ts), or half a minute of claiming, and at its
- * first claim: a fresh table, or one that grew by a push
- * since autovacuum last looked (PGlite has none), makes the planner sort every pending delivery
- * for each claim instead of reading the first few in index order (a second per claim, not 0.5 ms).
+ * first claim: a fresh table, or one that grew by a push since autovacuum last looked (PGlite has
+ * none), makes the planner sort every pending delivery for each claim instead of reading the
+ * first few in index order (a second per claim, not 0.5 ms).
  */
 const ANALYZE_EVERY_CLAIMS = 2_000;
 const ANALYZE_EVERY_MS = 30_000;
