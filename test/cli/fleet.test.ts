@@ -2,8 +2,8 @@
  * The fleet (decisions 0072, 0074, 0075): two API processes (`ferry serve --no-worker`, each on a
  * port of its own, as on two machines) and three worker processes (`ferry worker --processes 3`,
  * one machine's cluster) share one PostgreSQL server and nothing else. 10,000 accounts are pushed
- * in bulk through both API processes, then 2,500 notes, through both, by two keys each limited
- * to 50 requests a second and asking far more; a webhook endpoint on a loopback port receives every
+ * in bulk through both API processes, then 1,500 notes, through both, by two keys each limited
+ * to 25 requests a second and asking far more; a webhook endpoint on a loopback port receives every
  * event. One API process is SIGKILLed while a bulk request to it is unanswered (and started again,
  * as a supervisor would); one worker process is SIGKILLed while accounts are being created (its
  * cluster primary starts another). Then: every account created exactly once, every note added
@@ -34,10 +34,14 @@ import { createTestDb, type TestDb, usingPostgresServer } from '../helpers/test-
 const SUPPLIER = 'FLEET';
 const ACCOUNTS = 10_000;
 const CHUNK = 100;
-const RATE = 50;
-/** Two keys, each asking far more than its 50/s: what a busy 2-core machine serves with room to spare. */
+/**
+ * Each key's limit. Two keys each asking far more than 25/s: what a 2-core machine serves with
+ * room to spare while another test file runs beside this one. At 50/s a key, CI's machine served
+ * about 41/s each and refused nothing: the limit was never reached, so nothing of it was shown.
+ */
+const RATE = 25;
 const NOTE_KEYS = 2;
-const NOTES_PER_KEY = 1_250;
+const NOTES_PER_KEY = 750;
 const NOTES = NOTE_KEYS * NOTES_PER_KEY;
 const WORKERS = 3;
 
@@ -312,7 +316,7 @@ describe('the fleet: two API processes and three workers on one PostgreSQL serve
     );
     console.log(`notes per key: ${detail.join('; ')}`);
     // The limit is the fleet's: never above it by more than 10 % (two processes each at the limit
-    // would give 100/s). Below it only as far as a busy machine serves less than asked while the
+    // would give 50/s). Below it only as far as a busy machine serves less than asked while the
     // key is refused (the suite runs another file beside this one).
     for (const r of rates) {
       assert.ok(r.rate <= RATE * 1.1 && r.rate >= RATE * 0.8, detail.join('; '));
