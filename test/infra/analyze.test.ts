@@ -19,24 +19,27 @@ function recorder() {
   return { db, calls };
 }
 const logger = { warn() {} };
+/** A refresher of table `queue` after 100 rows claimed, unless the test says otherwise. */
+const refresher = (db: Queryable, opts: { everyMs?: number; everyClaims?: number; atFirstClaim?: boolean }) =>
+  statisticsRefresher(db, {
+    table: 'queue',
+    everyClaims: opts.everyClaims ?? 100,
+    everyMs: opts.everyMs ?? 3_600_000,
+    atFirstClaim: opts.atFirstClaim ?? true,
+    logger,
+    failureMessage: 'x',
+  });
 const settle = () => new Promise((r) => setImmediate(r));
 
 describe('statistics refresher', () => {
   it('refreshes at the first claim, then after 100, 200, 400 rows claimed', async () => {
     const { db, calls } = recorder();
-    const refresher = statisticsRefresher(db, {
-      table: 'queue',
-      everyClaims: 100,
-      everyMs: 3_600_000,
-      atFirstClaim: true,
-      logger,
-      failureMessage: 'x',
-    });
+    const r = refresher(db, {});
     const at: number[] = [];
     let claimed = 0;
     for (let i = 0; i < 800; i += 10) {
       const before = calls.length;
-      refresher.claimed(10);
+      r.claimed(10);
       claimed += 10;
       await settle();
       if (calls.length > before) at.push(claimed);
@@ -47,21 +50,14 @@ describe('statistics refresher', () => {
 
   it('refreshes after the time limit when rows were claimed, without doubling the count', async () => {
     const { db, calls } = recorder();
-    const refresher = statisticsRefresher(db, {
-      table: 'queue',
-      everyClaims: 100,
-      everyMs: 30,
-      atFirstClaim: false,
-      logger,
-      failureMessage: 'x',
-    });
-    refresher.claimed(1);
+    const r = refresher(db, { everyMs: 30, atFirstClaim: false });
+    r.claimed(1);
     assert.equal(calls.length, 0, 'the clock started at creation');
     await new Promise((r) => setTimeout(r, 40));
-    refresher.claimed(1);
+    r.claimed(1);
     await settle();
     assert.equal(calls.length, 1, 'by time');
-    refresher.claimed(100);
+    r.claimed(100);
     await settle();
     assert.equal(calls.length, 2, 'by count: still 100, the time refresh did not double it');
   });
@@ -77,20 +73,13 @@ describe('statistics refresher', () => {
         });
       },
     } as unknown as Queryable;
-    const refresher = statisticsRefresher(db, {
-      table: 'queue',
-      everyClaims: 1,
-      everyMs: 3_600_000,
-      atFirstClaim: true,
-      logger,
-      failureMessage: 'x',
-    });
-    refresher.claimed(5);
-    refresher.claimed(5);
+    const r = refresher(db, { everyClaims: 1 });
+    r.claimed(5);
+    r.claimed(5);
     assert.equal(calls.length, 1);
     release();
-    await refresher.pending;
-    refresher.claimed(5);
+    await r.pending;
+    r.claimed(5);
     assert.equal(calls.length, 2);
   });
 });
