@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [--json] [--db pglite] [--only a,b]`: the six benchmarks of docs/product.md (Targets),
-// each with its baseline from the same run; `-- --scaling [--processes 1,2,4,8] [--webhooks]` runs the
+// each with its baseline from the same run; `-- --scaling [--processes 1,2,4,8] [--webhooks] [--accounts N]` runs the
 // series of N API and N worker processes instead (bench/scaling.ts); `-- --webhook-cost` measures
 // the machine's CPU per webhook delivery (bench/webhook-cost.ts). See docs/performance.md.
 import { cpus, totalmem } from 'node:os';
@@ -30,6 +30,7 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: 'postgres' },
     scaling: { type: 'boolean', default: false },
     processes: { type: 'string' },
+    accounts: { type: 'string' },
     webhooks: { type: 'boolean', default: false },
     'webhook-cost': { type: 'boolean', default: false },
     only: { type: 'string' },
@@ -47,10 +48,14 @@ if (unknown.length > 0)
   );
 if (args.webhooks && !args.scaling) throw new Error('--webhooks is a part of --scaling');
 if (only && (args.scaling || args['webhook-cost'])) throw new Error('--only chooses among the six');
+if (args.accounts !== undefined && !(args.scaling && /^[1-9]\d*$/.test(args.accounts)))
+  throw new Error('--accounts N (a whole number) is a part of --scaling');
 
 const scale: Scale = args.quick
   ? { quick: true, seconds: 3, accounts: 2_000, listRows: 100_000 }
   : { quick: false, seconds: 10, accounts: 100_000, listRows: 1_000_000 };
+// `--scaling --accounts N`: a point's book of N accounts instead of the scale's.
+if (args.accounts !== undefined) scale.accounts = Number(args.accounts);
 /** The whole run stops by itself: each step has a deadline, and so does the run. */
 const RUN_DEADLINE_MS = args.quick ? 4 * 60_000 : 60 * 60_000;
 const STEP_DEADLINE_MS = args.quick ? 90_000 : 30 * 60_000;

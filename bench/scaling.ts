@@ -16,13 +16,14 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Db, sql } from '../src/infra/db/db.ts';
+import { sql } from '../src/infra/db/db.ts';
 import { accountFor } from '../test/helpers/account-fixtures.ts';
 import { freePort } from '../test/helpers/ports.ts';
 import { createFreshDb } from '../test/helpers/test-db.ts';
 import { accountRows, FERRY_BIN } from './end-to-end.ts';
 import { type LagFigures, type LagProbe, startLagProbe } from './lag-probe.ts';
 import { runLoad } from './load.ts';
+import { whileSampling } from './push-sampler.ts';
 import { type BenchResult, round, type Scale } from './result.ts';
 
 const SUPPLIER = 'SCALE';
@@ -41,6 +42,8 @@ export interface ScalingPoint {
   pushSeconds: number;
   /** What the database's active backends waited on during the push (whileSampling). */
   waits: string;
+  /** Cores busy during the push, by role (push-sampler.ts). */
+  cpu: string;
   /** With --webhooks: commit → delivery of the push's events. */
   webhooks: LagFigures | null;
 }
@@ -88,67 +91,6 @@ async function waitReady(base: string, deadlineMs: number): Promise<void> {
   }
   throw new Error(`${base} did not answer within ${deadlineMs} ms`);
 }
-
-/**
- * Where the database's time goes while `work` runs: every 50 ms, what each active client backend
- * of the database waits on (`running` when on a CPU, or waiting for one), as shares of all
- * samples; and, where the server has pg_stat_statements loaded, the statements that took the
- * most execution time meanwhile.
- */
-async function whileSampling<T>(
-  db: Db,
-  work: Promise<T>,
-): Promise<{ result: T; waits: string; statements: string[] }> {
-  const statements = await db
-    .exec('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()')
-    .then(
-      () => true,
-      () => false,
-    );
-  const counts = new Map<string, number>();
-  let done = false;
-  const sampler = (async () => {
-    while (!done) {
-      // A sample lost (the pool busy, a timeout) is only a sample: the push goes on.
-      const rows = await db.query<{ w: string; n: number }>(sampleWaits).then(
-        (r) => r.rows,
-        () => [],
-      );
-      for (const { w, n } of rows) counts.set(w, (counts.get(w) ?? 0) + n);
-      await delay(50);
-    }
-  })();
-  const result = await work.finally(() => {
-    done = true;
-  });
-  await sampler;
-  const total = [...counts.values()].reduce((a, b) => a + b, 0) || 1;
-  const waits = [...counts]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 6)
-    .map(([w, n]) => `${w} ${Math.round((100 * n) / total)}%`)
-    .join(', ');
-  const top = statements
-    ? (await db.query<{ q: string; share: number; calls: string }>(topStatements)).rows
-    : [];
-  return { result, waits, statements: top.map((r) => `${r.share}% ${r.calls} calls: ${r.q}`) };
-}
-const sampleWaits = sql(
-  '',
-  `SELECT coalesce(wait_event_type || ':' || wait_event, 'running') AS w, count(*)::int AS n
-     FROM pg_stat_activity
-    WHERE datname = current_database() AND backend_type = 'client backend'
-      AND state = 'active' AND pid <> pg_backend_pid()
-    GROUP BY 1`,
-);
-const topStatements = sql(
-  '',
-  `SELECT round(100 * total_exec_time / sum(total_exec_time) OVER ())::int AS share, calls::text,
-          left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS q
-     FROM pg_stat_statements
-    WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-    ORDER BY total_exec_time DESC LIMIT 5`,
-);
 
 async function writeBooks(dir: string, n: number, parts: number): Promise<string[]> {
   const files = Array.from({ length: parts }, (_, i) => join(dir, `book-${i}.ndjson`));
@@ -254,14 +196,16 @@ async function measure(
       `  ${n} processes: end-to-end-bulk ${Math.round(bulkPerSec)} accounts/s (${pushSeconds.toFixed(1)} s)`,
     );
     log(`  ${n} processes: the database's active backends during the push: ${sampled.waits}`);
+    for (const line of sampled.waiting) log(`    waiting: ${line}`);
     for (const line of sampled.statements) log(`    ${line}`);
+    log(`  ${n} processes: CPU during the push, ${sampled.cpu}`);
     let lag: LagFigures | null = null;
     if (probe) {
       await probe.settled(120_000);
       lag = await probe.stop();
       probe = null;
       log(
-        `  ${n} processes: webhooks ${lag.events} events, commit → delivery p50 ${lag.p50_ms} ms, p99 ${lag.p99_ms} ms`,
+        `  ${n} processes: webhooks ${lag.events} events, commit → delivery p50 ${lag.p50_ms} ms, p99 ${lag.p99_ms} ms (receiver at ${lag.receiver_priority} priority)`,
       );
     }
 
@@ -297,6 +241,7 @@ async function measure(
       statusP99Ms: status.p99Ms,
       pushSeconds,
       waits: sampled.waits,
+      cpu: sampled.cpu,
       webhooks: lag,
     };
   } finally {
@@ -345,6 +290,7 @@ export async function benchScaling(
         status_p99_ms: p.statusP99Ms,
         push_s: round(p.pushSeconds, 1),
         waits: p.waits,
+        cpu: p.cpu,
         ...(p.webhooks && {
           webhook_p50_ms: p.webhooks.p50_ms,
           webhook_p99_ms: p.webhooks.p99_ms,
