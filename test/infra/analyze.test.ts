@@ -2,12 +2,14 @@
  * The statistics refresher's schedule: ANALYZE at the first claim (when asked), then after the
  * configured number of rows claimed, doubling with each refresh by count, and after the time
  * limit when anything was claimed; one at a time. The database here only records the calls: what
- * is under test is when they are made.
+ * is under test is when they are made. On a PostgreSQL server, the last test runs the ANALYZE for
+ * real: it does not wait for another one of the same table.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { statisticsRefresher } from '../../src/infra/db/analyze.ts';
-import type { Queryable } from '../../src/infra/db/db.ts';
+import { type Queryable, sql } from '../../src/infra/db/db.ts';
+import { createTestDb, usingPostgresServer } from '../helpers/test-db.ts';
 
 function recorder() {
   const calls: string[] = [];
@@ -45,7 +47,7 @@ describe('statistics refresher', () => {
       if (calls.length > before) at.push(claimed);
     }
     assert.deepEqual(at, [10, 110, 310, 710]);
-    assert.deepEqual(new Set(calls), new Set(['ANALYZE queue']));
+    assert.deepEqual(new Set(calls), new Set(['ANALYZE (SKIP_LOCKED) queue']));
   });
 
   it('refreshes after the time limit when rows were claimed, without doubling the count', async () => {
@@ -81,5 +83,40 @@ describe('statistics refresher', () => {
     await r.pending;
     r.claimed(5);
     assert.equal(calls.length, 2);
+  });
+
+  it('skips its ANALYZE while another holds the table (another process analyzing it), instead of waiting', {
+    skip: !usingPostgresServer() && 'needs a second connection: a PostgreSQL server',
+  }, async () => {
+    const t = await createTestDb({ poolSize: 3 });
+    try {
+      await t.db.exec('CREATE TABLE queue (id int)');
+      let release = () => {};
+      let locked = () => {};
+      const isLocked = new Promise<void>((r) => {
+        locked = r;
+      });
+      // The lock another ANALYZE (or autovacuum) holds while it runs, held by a transaction here.
+      const holder = t.db.transaction(async (tx) => {
+        await tx.query(sql('', 'LOCK TABLE queue IN SHARE UPDATE EXCLUSIVE MODE'));
+        locked();
+        await new Promise<void>((r) => {
+          release = r;
+        });
+      });
+      await isLocked;
+      const r = refresher(t.db, {});
+      r.claimed(1);
+      const outcome = await Promise.race([
+        r.pending!.then(() => 'done'),
+        new Promise((res) => setTimeout(() => res('still waiting after 5 s'), 5_000)),
+      ]);
+      release();
+      await holder;
+      await r.pending;
+      assert.equal(outcome, 'done');
+    } finally {
+      await t.cleanup();
+    }
   });
 });

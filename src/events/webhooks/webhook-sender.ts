@@ -67,8 +67,14 @@ export interface SenderHandle {
   stop(): Promise<void>;
 }
 
-/** Lanes claim and post independently: a slow receiver holds up its lane's batch only. */
-const LANES = 4;
+/**
+ * Lanes claim and post independently: a slow receiver holds up its lane's batch only. Two, each
+ * claiming half the concurrency: with 8 worker processes on 16 cores, four lanes of 16 made 32
+ * senders claim at once from the front of the same index, and each claim took 20–30 ms under
+ * that contention; two lanes of 32 halved the claims, and the push and the webhook lag both
+ * improved (decision 0076).
+ */
+const LANES = 2;
 /**
  * The deliveries' planner statistics are refreshed by the sender after this many claimed,
  * doubling after each refresh (src/infra/db/analyze.ts), or half a minute of claiming, and at its
