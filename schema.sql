@@ -445,6 +445,8 @@ CREATE TABLE webhook_deliveries (
   last_error text,
   locked_by text,
   locked_until timestamp with time zone,
+  delivered_attempt_at timestamp with time zone,
+  delivered_duration_ms integer,
   CONSTRAINT webhook_deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
   CONSTRAINT webhook_deliveries_one_per_event UNIQUE (endpoint_id, event_id),
   CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id),

@@ -128,6 +128,20 @@ describe('webhook delivery to a receiver on a loopback port', () => {
         ['delivered', 1, 200, null],
       ],
     );
+    // A first-time 2xx is kept on the delivery's row (migration 0023), with its time and duration.
+    for (const d of listed) {
+      assert.ok(Date.parse(d.attempts[0].at) <= Date.parse(d.delivered_at), JSON.stringify(d));
+      assert.ok(Number.isInteger(d.attempts[0].duration_ms) && d.attempts[0].duration_ms >= 0);
+    }
+    const rows = await t.db.query<{ n: number }>(
+      sql(
+        '',
+        `SELECT count(*)::int AS n FROM webhook_delivery_attempts a
+           JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1`,
+      ),
+      [ep.id],
+    );
+    assert.equal(rows.rows[0].n, 0, 'no attempt rows for first-time deliveries');
     assert.deepEqual(
       listed.map((d) => d.event_id),
       feedEvents.map((e) => e.id).reverse(),

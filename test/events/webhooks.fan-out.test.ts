@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { cursorText, FEED_START } from '../../src/events/event-feed.ts';
-import { claimDueDeliveries } from '../../src/events/webhooks/webhook-deliveries.queries.ts';
+import {
+  claimDueDeliveries,
+  markBatchDelivered,
+} from '../../src/events/webhooks/webhook-deliveries.queries.ts';
 import { fanOutRound } from '../../src/events/webhooks/webhook-fan-out.ts';
 import { startWebhookSender } from '../../src/events/webhooks/webhook-sender.ts';
 import { sql } from '../../src/infra/db/db.ts';
@@ -187,6 +190,27 @@ describe('webhook fan-out', () => {
           'delivered',
       );
       assert.equal(d.event_id, receiver.received[0].headers['ferry-event-id']);
+
+      // The dead sender comes back and records the 2xx it got meanwhile: the delivery stays as the
+      // other sender recorded it, and the late answer is listed as an attempt of its own.
+      const list = () => admin<Obj[]>(t.app, 'GET', `/webhook-endpoints/${ep.id}/deliveries/`);
+      const [before] = await list();
+      assert.deepEqual(
+        before.attempts.map((a: Obj) => a.status_code),
+        [200],
+      );
+      const recorded = await t.db.query(markBatchDelivered, [[d.id], [new Date()], [204], [7]]);
+      assert.equal(recorded.rows.length, 0, 'delivered already');
+      const [after] = await list();
+      assert.equal(after.state, 'delivered');
+      assert.equal(after.delivered_at, before.delivered_at);
+      assert.deepEqual(
+        after.attempts.map((a: Obj) => [a.at, a.status_code, a.duration_ms]),
+        [
+          [before.attempts[0].at, 200, before.attempts[0].duration_ms],
+          [after.attempts[1].at, 204, 7],
+        ],
+      );
     } finally {
       await sender.stop();
     }

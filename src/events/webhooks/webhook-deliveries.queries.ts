@@ -114,25 +114,32 @@ export const insertAttempt = sql(
 
 /**
  * The 2xx answers of one settled batch, in one statement: deliveries $1 (answered at $2, status
- * $3, in $4 ms) get their attempt and are delivered, whoever holds them now (a sender that took
- * one over after this one's lease ran out must not post it again); their endpoints are no longer
- * failing. One commit for a batch, not two for each delivery: the sender's round trips were what
- * held deliveries back under a bulk push. Answers the deliveries this statement delivered.
+ * $3, in $4 ms) are delivered, whoever holds them now (a sender that took one over after this
+ * one's lease ran out must not post it again); their endpoints are no longer failing. One commit
+ * for a batch, not two for each delivery: the sender's round trips were what held deliveries
+ * back under a bulk push. Answers the deliveries this statement delivered.
+ *
+ * The successful attempt is kept on the delivery's row (delivered_attempt_at, last_status_code,
+ * delivered_duration_ms; migration 0023), not as a row of its own. A 2xx for a delivery that was
+ * no longer pending (another sender posted it again after a lease ran out and recorded it first)
+ * is an attempt row, so that every attempt is still listed.
  */
 export const markBatchDelivered = sql(
   'markWebhookBatchDelivered',
   `WITH u AS (
      SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::int[]) AS u(id, at, status, ms)
-   ), a AS (
-     INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error)
-     SELECT d.id, u.at, u.status, u.ms, NULL FROM u JOIN webhook_deliveries d ON d.id = u.id
    ), d AS (
      UPDATE webhook_deliveries d
         SET state = 'delivered', delivered_at = now(), attempts = d.attempts + 1, locked_by = NULL,
-            locked_until = NULL, last_status_code = u.status, last_error = NULL
+            locked_until = NULL, last_status_code = u.status, last_error = NULL,
+            delivered_attempt_at = u.at, delivered_duration_ms = u.ms
        FROM u
       WHERE d.id = u.id AND d.state = 'pending'
      RETURNING d.id, d.endpoint_id, d.occurred_at
+   ), a AS (
+     INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error)
+     SELECT x.id, u.at, u.status, u.ms, NULL FROM u JOIN webhook_deliveries x ON x.id = u.id
+      WHERE u.id NOT IN (SELECT id FROM d)
    ), e AS (
      UPDATE webhook_endpoints SET failing_since = NULL
       WHERE id IN (SELECT endpoint_id FROM d) AND failing_since IS NOT NULL

@@ -106,10 +106,20 @@ export interface AttemptRow {
   error: string | null;
 }
 
-/** The attempts of deliveries $1, oldest first. */
+/**
+ * The attempts of deliveries $1, oldest first: the rows of webhook_delivery_attempts, and the
+ * successful attempt kept on a delivered delivery's own row (migration 0023). A delivery's
+ * attempts are made one after another, so their times order them; on a tie, the table's rows
+ * come first, in the order they were written.
+ */
 export const selectAttempts = sql(
   'selectWebhookAttempts',
-  `SELECT delivery_id, attempted_at, status_code, duration_ms, error
-     FROM webhook_delivery_attempts WHERE delivery_id = ANY($1::bigint[])
-    ORDER BY delivery_id, id`,
+  `SELECT delivery_id, attempted_at, status_code, duration_ms, error FROM (
+     SELECT delivery_id, attempted_at, status_code, duration_ms, error, id AS seq
+       FROM webhook_delivery_attempts WHERE delivery_id = ANY($1::bigint[])
+     UNION ALL
+     SELECT id, delivered_attempt_at, last_status_code, delivered_duration_ms, NULL, NULL
+       FROM webhook_deliveries WHERE id = ANY($1::bigint[]) AND delivered_attempt_at IS NOT NULL
+   ) a
+   ORDER BY delivery_id, attempted_at, seq NULLS LAST`,
 );
