@@ -32,7 +32,7 @@ async function writeBook(path: string, n: number): Promise<void> {
 }
 
 /**
- * §7 end-to-end through the bulk path: `ferry push accounts` as its own process sends the book to
+ * The end-to-end-bulk target (docs/product.md, Targets): `ferry push accounts` as its own process sends the book to
  * the service (bulk requests, its default concurrency) while a worker creates the accounts; the
  * clock runs from the push's start until it exits, which it does once every account is final.
  */

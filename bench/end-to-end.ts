@@ -118,7 +118,7 @@ export function startBenchWorker(ferry: BenchApp, db: Db, url: string | undefine
 }
 
 /**
- * §7 end-to-end: N accounts scheduled over HTTP (64 connections) while a worker creates them,
+ * The end-to-end target (docs/product.md, Targets): N accounts scheduled over HTTP (64 connections) while a worker creates them,
  * as in a real migration; the clock stops when the last one is PROCESSED.
  */
 export async function benchEndToEnd(

@@ -58,15 +58,37 @@ export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe>
   const delivered = new Map<string, number>();
   let posts = 0;
   const receiver = fork(fileURLToPath(new URL('./lag-receiver.ts', import.meta.url)), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const exited = once(receiver, 'exit');
-  receiver.on('message', (m: { got?: [string, number][]; posts?: number }) => {
+  /** Why the receiver is gone, once it is: settled() says so instead of waiting it out. */
+  let receiverGone: string | null = null;
+  const exited = new Promise<void>((resolve) => {
+    receiver.on('exit', (code, signal) => {
+      receiverGone = `the receiver exited (${signal ?? code})`;
+      resolve();
+    });
+    receiver.on('error', (err) => {
+      receiverGone = `the receiver failed: ${err.message}`;
+      resolve();
+    });
+  });
+  let done = () => {};
+  const lastBatch = new Promise<void>((r) => {
+    done = r;
+  });
+  receiver.on('message', (m: { got?: [string, number][]; posts?: number; done?: boolean }) => {
     for (const [id, at] of m.got ?? []) if (!delivered.has(id)) delivered.set(id, at);
     posts = m.posts ?? posts;
+    if (m.done) done();
   });
-  const [{ port }] = (await once(receiver, 'message')) as [{ port: number }];
+  const started = await Promise.race([
+    once(receiver, 'message') as Promise<[{ port: number }]>,
+    exited.then(() => null),
+  ]);
+  if (!started) throw new Error(receiverGone ?? 'the receiver did not start');
+  const [{ port }] = started;
   // Raising a priority needs the right to (root, CAP_SYS_NICE); without it the receiver shares.
+  // On Linux it is the receiver's main thread that gets it, where its HTTP server runs.
   const priority = (() => {
     try {
       setPriority(receiver.pid!, RECEIVER_PRIORITY);
@@ -88,7 +110,7 @@ export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe>
         cursor.xid,
         cursor.id,
       ]);
-      const at = performance.timeOrigin + performance.now();
+      const at = Date.now();
       for (const r of rows) seen.set(r.id, at);
       if (rows.length > 0) cursor = { xid: rows.at(-1)!.xid, id: rows.at(-1)!.rid };
       else await delay(FEED_POLL_MS);
@@ -103,6 +125,7 @@ export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe>
       const until = Date.now() + ms;
       for (;;) {
         if (failed) throw new Error(`the feed reader failed: ${failed}`);
+        if (receiverGone) throw new Error(receiverGone);
         const total = (await db.query<{ n: number }>(countEvents, [supplier])).rows[0].n;
         if (delivered.size >= total && seen.size >= total) return;
         if (Date.now() > until)
@@ -114,8 +137,11 @@ export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe>
       if (!reading) throw new Error('the lag probe has stopped already');
       reading = false;
       await reader;
-      receiver.send('stop');
-      await Promise.race([exited, delay(10_000)]);
+      if (receiver.connected) {
+        receiver.send('stop');
+        // Its last batch, then its exit; or its exit alone, if it died.
+        await Promise.race([lastBatch.then(() => exited), exited, delay(10_000, undefined, { ref: false })]);
+      }
       receiver.kill('SIGKILL');
       const lags = [...delivered].flatMap(([id, at]) => {
         const visible = seen.get(id);

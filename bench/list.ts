@@ -6,7 +6,7 @@ import { type BenchResult, round, type Scale, TARGETS } from './result.ts';
 
 const MB = 1024 * 1024;
 
-/** §7 list: the all-list of a supplier with many processes, downloaded over a real socket. */
+/** The list target (docs/product.md, Targets): the all-list of a supplier with many processes, downloaded over a real socket. */
 export async function benchList(
   ferry: BenchApp,
   db: Db,

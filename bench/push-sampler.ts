@@ -7,13 +7,14 @@
  * - where the server has pg_stat_statements loaded, the statements that took the most execution
  *   time meanwhile;
  * - the CPU of every process on the machine, every 500 ms from /proc (Linux), summed by role:
- *   the API processes, the worker processes, the pushes, this bench process (the feed reader),
- *   the webhook receiver (lag-receiver.ts), PostgreSQL, everything else. In cores: 2.0 is two cores busy
- *   for the whole push. A process's last half second before it exits is not counted.
+ *   the API processes, the worker processes, the pushes, this bench process (the lag probe's
+ *   feed reader, these samplers), the webhook receiver (lag-receiver.ts), PostgreSQL, everything
+ *   else. In cores: 2.0 is two cores busy for the whole push.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Db, sql } from '../src/infra/db/db.ts';
+import { processTicks, spent, TICKS_PER_SECOND } from './proc.ts';
 
 const sampleWaits = sql(
   '',
@@ -36,66 +37,56 @@ const topStatements = sql(
     ORDER BY total_exec_time DESC LIMIT 5`,
 );
 
-/** Clock ticks a second in /proc/<pid>/stat: 100 on every Linux this runs on. */
-const TICKS = 100;
-
 type Role = 'api' | 'worker' | 'push' | 'bench' | 'receiver' | 'postgres' | 'other';
 
-async function roleOf(pid: string): Promise<Role> {
-  if (pid === String(process.pid)) return 'bench';
-  const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-  const args = cmd.split('\0');
-  if (args[0].includes('postgres')) return 'postgres';
+function roleOf(pid: number, name: string): Role {
+  if (pid === process.pid) return 'bench';
+  if (name === 'postgres') return 'postgres';
+  let args: string[];
+  try {
+    args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return 'other';
+  }
   if (args.some((a) => a.endsWith('lag-receiver.ts'))) return 'receiver';
   const i = args.findIndex((a) => a.endsWith('ferry.js'));
-  if (i < 0) return 'other';
-  const verb = args[i + 1];
+  const verb = i < 0 ? undefined : args[i + 1];
   return verb === 'serve' ? 'api' : verb === 'worker' ? 'worker' : verb === 'push' ? 'push' : 'other';
 }
 
-/** Busy ticks so far of every process, with its role (looked up once a pid). */
-async function readTicks(roles: Map<string, Role>): Promise<Map<string, number>> {
-  const ticks = new Map<string, number>();
-  for (const pid of await readdir('/proc').catch(() => [] as string[])) {
-    if (!/^\d+$/.test(pid)) continue;
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-    if (stat === null) continue;
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks.set(pid, Number(f[11]) + Number(f[12]));
-    if (!roles.has(pid)) roles.set(pid, await roleOf(pid));
-  }
-  return ticks;
-}
-
-/** Samples the processes' CPU until stopped; answers cores busy by role over the time sampled. */
+/**
+ * Samples every process's CPU until stopped; answers the cores busy by role over the time
+ * sampled. A process that starts meanwhile counts from zero; one that ends loses its last half
+ * second.
+ */
 function sampleCpu(): { stop(): Promise<string> } {
   const roles = new Map<string, Role>();
   const used = new Map<Role, number>();
   let done = false;
   const t0 = performance.now();
+  let seconds = 0;
   const run = (async () => {
-    let last = await readTicks(roles);
+    let last = processTicks();
     while (!done) {
       await delay(500);
-      const now = await readTicks(roles);
-      for (const [pid, t] of now) {
-        const role = roles.get(pid) ?? 'other';
-        used.set(role, (used.get(role) ?? 0) + t - (last.get(pid) ?? t));
+      const now = processTicks();
+      for (const [key, p] of now) {
+        const role = roles.get(key) ?? roleOf(p.pid, p.name);
+        roles.set(key, role);
+        used.set(role, (used.get(role) ?? 0) + spent(last, new Map([[key, p]])));
       }
       last = now;
     }
+    seconds = (performance.now() - t0) / 1000;
   })();
   return {
     async stop() {
       done = true;
       await run;
-      const seconds = (performance.now() - t0) / 1000;
       const total = [...used.values()].reduce((a, b) => a + b, 0);
-      const parts = [...used]
-        .sort((a, b) => b[1] - a[1])
-        .map(([role, t]) => `${role} ${(t / TICKS / seconds).toFixed(1)}`);
-      return `${(total / TICKS / seconds).toFixed(1)} cores: ${parts.join(', ')}`;
+      const cores = (ticks: number) => (ticks / TICKS_PER_SECOND / seconds).toFixed(1);
+      const parts = [...used].sort((a, b) => b[1] - a[1]).map(([role, t]) => `${role} ${cores(t)}`);
+      return `${cores(total)} cores: ${parts.join(', ')}`;
     },
   };
 }
@@ -149,6 +140,7 @@ export async function whileSampling<T>(db: Db, work: Promise<T>): Promise<Sample
   const result = await work.finally(() => {
     done = true;
   });
+  const cpuUsed = (await cpu?.stop()) ?? 'not sampled (Linux only)';
   await sampler;
   const top = statements
     ? (await db.query<{ q: string; share: number; calls: string; mean_ms: string }>(topStatements)).rows
@@ -159,6 +151,6 @@ export async function whileSampling<T>(db: Db, work: Promise<T>): Promise<Sample
     waits: shares(counts, 6, total).join(', '),
     waiting: shares(locks, 5, total),
     statements: top.map((r) => `${r.share}% ${r.calls} calls, ${r.mean_ms} ms each: ${r.q}`),
-    cpu: (await cpu?.stop()) ?? 'not sampled (Linux only)',
+    cpu: cpuUsed,
   };
 }

@@ -139,7 +139,7 @@ const machine = {
 };
 const results: BenchResult[] = [];
 let exitCode = 0;
-/** The six benchmarks of §7, each with its baseline. */
+/** The six benchmarks of docs/product.md (Targets), each with its baseline. */
 async function runSix(): Promise<void> {
   bdb = await openBenchDb(dbKind, process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
   log(`db: ${bdb.label}; ${scale.quick ? 'quick' : 'full'} run`);

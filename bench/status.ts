@@ -4,7 +4,7 @@ import { comparedResult, compareLoads } from './load.ts';
 import type { BenchResult, Scale } from './result.ts';
 
 /**
- * §7 V2 status polling at 64 connections, each request for the next of the imported accounts
+ * The status-v2 target (docs/product.md, Targets): V2 status polling at 64 connections, each request for the next of the imported accounts
  * in turn, against a bare Fastify route returning a constant JSON.
  */
 export async function benchStatus(

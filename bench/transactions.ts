@@ -5,7 +5,7 @@ import { type BenchResult, round, type Scale, TARGETS } from './result.ts';
 
 const PER_BATCH = 100;
 
-/** §7 transactions: batches of 100 valid transactions spread over several imported accounts. */
+/** The transactions target (docs/product.md, Targets): batches of 100 valid transactions spread over several imported accounts. */
 export async function benchTransactions(
   ferry: BenchApp,
   scale: Scale,

@@ -4,7 +4,7 @@ import { SUPPLIER } from './env.ts';
 import { comparedResult, compareLoads } from './load.ts';
 import type { BenchResult, Scale } from './result.ts';
 
-/** §7 validate: a realistic GB account, against a bare Fastify route that parses the same body. */
+/** The validate target (docs/product.md, Targets): a realistic GB account, against a bare Fastify route that parses the same body. */
 export async function benchValidate(
   ferry: BenchApp,
   baselineBase: string,

@@ -8,7 +8,6 @@
  * it where the server is the only one) and the worker process's, each divided by N. A target for the webhook lag at a rate of accounts is a budget
  * of CPU per event: this says what it is spent on (docs/performance.md).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -16,40 +15,10 @@ import { type Db, sql } from '../src/infra/db/db.ts';
 import { adminHeaders } from '../test/helpers/test-app.ts';
 import { type BenchWorker, startBenchWorker } from './end-to-end.ts';
 import type { BenchApp } from './env.ts';
+import { machineTicks, processTicks, spent, TICKS_PER_SECOND } from './proc.ts';
 import { type BenchResult, round } from './result.ts';
 
 const SUPPLIER = 'BENCHCOST';
-const TICKS_PER_SECOND = 100;
-
-/** Busy and total CPU ticks of the whole machine. */
-function machineTicks(): number {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  const total = f.reduce((a, b) => a + b, 0);
-  return total - f[3] - f[4]; // less idle and iowait
-}
-
-/** CPU ticks (user + system) of every live process whose name is `name`, or whose pid is in `pids`. */
-function processTicks(match: (pid: number, name: string) => boolean): Map<number, number> {
-  const ticks = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (!match(Number(entry), name)) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return ticks;
-}
-
-/** Ticks spent between two readings; a process that started in between counts from zero. */
-const spent = (before: Map<number, number>, after: Map<number, number>) =>
-  [...after].reduce((sum, [pid, t]) => sum + t - (before.get(pid) ?? 0), 0);
-
 const insertEvents = sql(
   'bench.costEvents',
   `INSERT INTO events (import_supplier, external_account_number, type, occurred_at, data)

@@ -63,12 +63,12 @@ describe('webhook claims as HOT updates', () => {
       '',
       `SELECT id::text, (ctid::text::point)[0]::int AS page FROM webhook_deliveries ORDER BY id`,
     );
-    const before = (await t.db.query<{ id: string; page: number }>(pages)).rows;
-    assert.ok(new Set(before.map((r) => r.page)).size >= 5, 'the deliveries span several pages');
+    const pagesBefore = (await t.db.query<{ id: string; page: number }>(pages)).rows;
+    assert.ok(new Set(pagesBefore.map((r) => r.page)).size >= 5, 'the deliveries span several pages');
     const claimed = await t.db.query(claimDueDeliveries, ['hot-sender', 60, 30]);
     assert.equal(claimed.rows.length, 60);
-    const after = (await t.db.query<{ id: string; page: number }>(pages)).rows;
-    const moved = after.filter((r, i) => r.page !== before[i].page).map((r) => r.id);
+    const pagesAfter = (await t.db.query<{ id: string; page: number }>(pages)).rows;
+    const moved = pagesAfter.filter((r, i) => r.page !== pagesBefore[i].page).map((r) => r.id);
     assert.deepEqual(moved, [], 'deliveries whose claimed version went to another page');
   });
 });

@@ -32,6 +32,7 @@ const refresher = (db: Queryable, opts: { everyMs?: number; everyClaims?: number
     failureMessage: 'x',
   });
 const settle = () => new Promise((r) => setImmediate(r));
+const ANALYZE = "SET LOCAL lock_timeout = '100ms'; ANALYZE queue";
 
 describe('statistics refresher', () => {
   it('refreshes at the first claim, then after 100, 200, 400 rows claimed', async () => {
@@ -47,7 +48,7 @@ describe('statistics refresher', () => {
       if (calls.length > before) at.push(claimed);
     }
     assert.deepEqual(at, [10, 110, 310, 710]);
-    assert.deepEqual(new Set(calls), new Set(['ANALYZE (SKIP_LOCKED) queue']));
+    assert.deepEqual(new Set(calls), new Set([ANALYZE]));
   });
 
   it('refreshes after the time limit when rows were claimed, without doubling the count', async () => {
@@ -85,37 +86,101 @@ describe('statistics refresher', () => {
     assert.equal(calls.length, 2);
   });
 
-  it('skips its ANALYZE while another holds the table (another process analyzing it), instead of waiting', {
+  it('gives up on the lock after 100 ms without counting it a refresh, and tries again after a second', async () => {
+    const calls: string[] = [];
+    const warned: unknown[] = [];
+    let busy = true;
+    const db = {
+      async exec(script: string) {
+        calls.push(script);
+        if (busy)
+          throw Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' });
+      },
+    } as unknown as Queryable;
+    const r = statisticsRefresher(db, {
+      table: 'queue',
+      everyClaims: 100,
+      everyMs: 3_600_000,
+      atFirstClaim: false,
+      logger: { warn: (o) => warned.push(o) },
+      failureMessage: 'x',
+    });
+    r.claimed(100);
+    await r.pending;
+    assert.equal(calls.length, 1);
+    r.claimed(1);
+    assert.equal(calls.length, 1, 'not again within a second');
+    await new Promise((res) => setTimeout(res, 1_050));
+    busy = false;
+    r.claimed(1);
+    await r.pending;
+    assert.equal(calls.length, 2, 'the 101 rows claimed still count');
+    r.claimed(150);
+    await r.pending;
+    assert.equal(calls.length, 2, 'the count doubled only after the ANALYZE that ran: 200 now');
+    r.claimed(50);
+    await r.pending;
+    assert.equal(calls.length, 3);
+    assert.deepEqual(warned, [], 'a lock given up is not a failure');
+  });
+
+  it('does not queue behind another process holding the table, and refreshes once it is free', {
     skip: !usingPostgresServer() && 'needs a second connection: a PostgreSQL server',
   }, async () => {
     const t = await createTestDb({ poolSize: 3 });
+    const warned: unknown[] = [];
+    let release = () => {};
+    let holder: Promise<void> | null = null;
     try {
       await t.db.exec('CREATE TABLE queue (id int)');
-      let release = () => {};
-      let locked = () => {};
-      const isLocked = new Promise<void>((r) => {
-        locked = r;
-      });
-      // The lock another ANALYZE (or autovacuum) holds while it runs, held by a transaction here.
-      const holder = t.db.transaction(async (tx) => {
-        await tx.query(sql('', 'LOCK TABLE queue IN SHARE UPDATE EXCLUSIVE MODE'));
-        locked();
-        await new Promise<void>((r) => {
-          release = r;
+      const reltuples = async () =>
+        (
+          await t.db.query<{ n: number }>(
+            sql('', `SELECT reltuples::int AS n FROM pg_class WHERE relname = 'queue'`),
+          )
+        ).rows[0].n;
+      assert.equal(await reltuples(), -1, 'never analyzed');
+      const locked = new Promise<void>((isLocked) => {
+        // The lock an ANALYZE, a VACUUM or an index build holds, held by a transaction here.
+        holder = t.db.transaction(async (tx) => {
+          await tx.query(sql('', 'LOCK TABLE queue IN SHARE UPDATE EXCLUSIVE MODE'));
+          isLocked();
+          await new Promise<void>((r) => {
+            release = r;
+          });
         });
       });
-      await isLocked;
-      const r = refresher(t.db, {});
+      await locked;
+      const r = statisticsRefresher(t.db, {
+        table: 'queue',
+        everyClaims: 1,
+        everyMs: 3_600_000,
+        atFirstClaim: true,
+        logger: { warn: (o) => warned.push(o) },
+        failureMessage: 'x',
+      });
       r.claimed(1);
+      let timer: NodeJS.Timeout | undefined;
       const outcome = await Promise.race([
-        r.pending!.then(() => 'done'),
-        new Promise((res) => setTimeout(() => res('still waiting after 5 s'), 5_000)),
+        r.pending!.then(() => 'gave up'),
+        new Promise((res) => {
+          timer = setTimeout(() => res('still waiting after 5 s'), 5_000);
+        }),
       ]);
+      clearTimeout(timer);
+      assert.equal(outcome, 'gave up');
+      assert.equal(await reltuples(), -1, 'not analyzed while the table was held');
       release();
       await holder;
+      holder = null;
+      await new Promise((res) => setTimeout(res, 1_050));
+      r.claimed(1);
       await r.pending;
-      assert.equal(outcome, 'done');
+      assert.equal(await reltuples(), 0, 'analyzed once the table was free');
+      assert.deepEqual(warned, []);
     } finally {
+      release();
+      await holder;
       await t.cleanup();
     }
   });
