@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { startVendorSimulator, type VendorSimulator } from '../../dev/vendor-simulator/vendor-simulator.ts';
 import { CLIENT_TYPES_PATH, clientTypes } from '../../scripts/generate-client.ts';
 import { startWorker } from '../../src/account-import/queue/worker.ts';
+import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { stageProcess } from '../helpers/processes.ts';
 import { admin, createTestApp, OPERATOR_KEY, type TestApp, tokenFor } from '../helpers/test-app.ts';
@@ -42,6 +43,15 @@ describe('a client generated from /openapi.json', () => {
     await admin(t.app, 'POST', '/import-suppliers/', { code: OPS_SUPPLIER });
     await stageProcess(t.db, OPS_SUPPLIER, 'ops-errored', 'ERRORED');
     await stageProcess(t.db, OPS_SUPPLIER, 'ops-staged', 'STAGED');
+    // Out of the test's worker's reach: the operator program reads its retried process back as
+    // PENDING, which a worker polling every 20 ms could already have claimed (IN_PROGRESS).
+    await t.db.query(
+      sql(
+        '',
+        `UPDATE import_processes SET schedule_window_start = now() + interval '1 day' WHERE import_supplier = $1`,
+      ),
+      [OPS_SUPPLIER],
+    );
     await admin(t.app, 'PATCH', `/import-suppliers/${SUPPLIER}/`, { document_root: 'typed' }, 200);
     await t.objectStore.put('typed/statements/june.pdf', Buffer.from('%PDF-1.7\n%typed client\n'));
     baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
