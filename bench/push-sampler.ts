@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Db, sql } from '../src/infra/db/db.ts';
-import { processTicks, spent, TICKS_PER_SECOND } from './proc.ts';
+import { processTicks, TICKS_PER_SECOND } from './proc.ts';
 
 const sampleWaits = sql(
   '',
@@ -73,7 +73,7 @@ function sampleCpu(): { stop(): Promise<string> } {
       for (const [key, p] of now) {
         const role = roles.get(key) ?? roleOf(p.pid, p.name);
         roles.set(key, role);
-        used.set(role, (used.get(role) ?? 0) + spent(last, new Map([[key, p]])));
+        used.set(role, (used.get(role) ?? 0) + p.ticks - (last.get(key)?.ticks ?? 0));
       }
       last = now;
     }

@@ -22,13 +22,16 @@ function recorder() {
 }
 const logger = { warn() {} };
 /** A refresher of table `queue` after 100 rows claimed, unless the test says otherwise. */
-const refresher = (db: Queryable, opts: { everyMs?: number; everyClaims?: number; atFirstClaim?: boolean }) =>
+const refresher = (
+  db: Queryable,
+  opts: { everyMs?: number; everyClaims?: number; atFirstClaim?: boolean; warned?: unknown[] },
+) =>
   statisticsRefresher(db, {
     table: 'queue',
     everyClaims: opts.everyClaims ?? 100,
     everyMs: opts.everyMs ?? 3_600_000,
     atFirstClaim: opts.atFirstClaim ?? true,
-    logger,
+    logger: opts.warned ? { warn: (o) => opts.warned?.push(o) } : logger,
     failureMessage: 'x',
   });
 const settle = () => new Promise((r) => setImmediate(r));
@@ -97,14 +100,7 @@ describe('statistics refresher', () => {
           throw Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' });
       },
     } as unknown as Queryable;
-    const r = statisticsRefresher(db, {
-      table: 'queue',
-      everyClaims: 100,
-      everyMs: 3_600_000,
-      atFirstClaim: false,
-      logger: { warn: (o) => warned.push(o) },
-      failureMessage: 'x',
-    });
+    const r = refresher(db, { atFirstClaim: false, warned });
     r.claimed(100);
     await r.pending;
     assert.equal(calls.length, 1);
@@ -151,14 +147,7 @@ describe('statistics refresher', () => {
         });
       });
       await locked;
-      const r = statisticsRefresher(t.db, {
-        table: 'queue',
-        everyClaims: 1,
-        everyMs: 3_600_000,
-        atFirstClaim: true,
-        logger: { warn: (o) => warned.push(o) },
-        failureMessage: 'x',
-      });
+      const r = refresher(t.db, { everyClaims: 1, warned });
       r.claimed(1);
       let timer: NodeJS.Timeout | undefined;
       const outcome = await Promise.race([
