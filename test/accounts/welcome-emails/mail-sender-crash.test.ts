@@ -85,7 +85,8 @@ describe('mail sender processes killed mid-batch', () => {
     let steady: ChildProcess | null = null;
     const kills: number[] = [];
     smtp.reply = async (n, mail) => {
-      if (tdb && !steady && mail.from === 'victim@ferry.example') steady = spawnSender('steady@ferry.example');
+      if (tdb && !steady && mail.from === 'victim@ferry.example')
+        steady = spawnSender('steady@ferry.example');
       const due = KILL_AT[kills.length];
       if (due === undefined || n < due || mail.from !== 'victim@ferry.example') return { accept: true };
       // Holding this DATA's answer: the sender is inside a batch, between DATA and our 250.
