@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { webhookSettings } from '../src/events/webhooks/start-webhooks.ts';
 
 describe('configuration', () => {
   it('applies the documented defaults when nothing is set', () => {
@@ -106,5 +107,16 @@ describe('configuration', () => {
     const lines = res.stderr.trim().split('\n');
     assert.equal(lines.length, 1);
     assert.match(lines[0], /^ferry: configuration error: PORT: must be a whole number/);
+  });
+
+  it('applies the webhook defaults and rejects a bad webhook setting, naming it', () => {
+    assert.deepEqual(webhookSettings({}), { leaseSeconds: 30, pollMs: 250, concurrency: 256 });
+    assert.equal(webhookSettings({ WEBHOOK_CONCURRENCY: '8' }).concurrency, 8);
+    for (const value of ['0', '1025', '2.5', 'many']) {
+      assert.throws(
+        () => webhookSettings({ WEBHOOK_CONCURRENCY: value }),
+        (err: unknown) => err instanceof ConfigError && err.variable === 'WEBHOOK_CONCURRENCY',
+      );
+    }
   });
 });

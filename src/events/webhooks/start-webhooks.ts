@@ -21,7 +21,7 @@ export interface WebhookSettings {
   leaseSeconds: number;
   /** WEBHOOK_POLL_MS: about how long fan-out and an idle sender wait between looks (default 250). */
   pollMs: number;
-  /** WEBHOOK_CONCURRENCY: POSTs in flight at once per process (default 64). */
+  /** WEBHOOK_CONCURRENCY: POSTs in flight at once per process (default 256; decision 0077). */
   concurrency: number;
 }
 
@@ -45,7 +45,7 @@ export function webhookSettings(env: Record<string, string | undefined>): Webhoo
   return {
     leaseSeconds: whole(env, 'WEBHOOK_LEASE_SECONDS', 30, 1, 3_600),
     pollMs: whole(env, 'WEBHOOK_POLL_MS', 250, 10, 60_000),
-    concurrency: whole(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1_024),
+    concurrency: whole(env, 'WEBHOOK_CONCURRENCY', 256, 1, 1_024),
   };
 }
 
