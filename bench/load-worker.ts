@@ -60,7 +60,9 @@ if (spec.amount) opts.amount = spec.amount;
 else opts.duration = spec.durationSeconds;
 if (spec.body !== undefined) opts.body = spec.body;
 if (setupRequest) opts.requests = [{ setupRequest }];
+const cpuBefore = process.cpuUsage();
 const result = await autocannon(opts);
+const cpu = process.cpuUsage(cpuBefore);
 const summary: LoadSummary = {
   reqPerSec: result.requests.average,
   total: result['2xx'] + result.non2xx,
@@ -71,5 +73,6 @@ const summary: LoadSummary = {
   p50Ms: result.latency.p50,
   p99Ms: result.latency.p99,
   durationSeconds: result.duration,
+  generatorCores: result.duration > 0 ? (cpu.user + cpu.system) / 1e6 / result.duration : 0,
 };
 process.send?.(summary, () => process.disconnect());

@@ -30,6 +30,11 @@ export interface LoadSummary {
   p50Ms: number;
   p99Ms: number;
   durationSeconds: number;
+  /**
+   * Cores the load generator's process used while it ran: near 1, autocannon's one thread was
+   * the limit and the figure is the generator's, not the service's.
+   */
+  generatorCores: number;
 }
 
 /**
@@ -62,6 +67,42 @@ export function runLoad(spec: LoadSpec, deadlineMs = 15 * 60_000): Promise<LoadS
       if (code !== 0) reject(new Error(`load worker exited with ${code}`));
     });
   });
+}
+
+/**
+ * One load from `generators` autocannon processes at once, the connections shared out among them
+ * (each at least one): for a service that answers more than one generator's thread can send.
+ * Requests and answers add up; the latencies and the generator cores are the largest of any
+ * one generator's (an upper bound for the whole).
+ */
+export async function runLoads(spec: LoadSpec, generators: number): Promise<LoadSummary> {
+  const g = Math.max(1, Math.min(generators, spec.connections));
+  if (g === 1) return runLoad(spec);
+  if (spec.amount !== undefined) throw new Error('runLoads: a duration only, not an amount');
+  const all = await Promise.all(
+    Array.from({ length: g }, (_, i) =>
+      runLoad({
+        ...spec,
+        connections: Math.floor(spec.connections / g) + (i < spec.connections % g ? 1 : 0),
+      }),
+    ),
+  );
+  const sum = (k: 'reqPerSec' | 'total' | 'ok' | 'non2xx' | 'errors' | 'timeouts') =>
+    all.reduce((n, s) => n + s[k], 0);
+  const max = (k: 'p50Ms' | 'p99Ms' | 'durationSeconds' | 'generatorCores') =>
+    Math.max(...all.map((s) => s[k]));
+  return {
+    reqPerSec: sum('reqPerSec'),
+    total: sum('total'),
+    ok: sum('ok'),
+    non2xx: sum('non2xx'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
+    p50Ms: max('p50Ms'),
+    p99Ms: max('p99Ms'),
+    durationSeconds: max('durationSeconds'),
+    generatorCores: max('generatorCores'),
+  };
 }
 
 /** Ferry's load and its baseline's, measured in alternation; the ratio is the median pair's. */

@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [--json] [--db pglite] [--only a,b]`: the six benchmarks of docs/product.md (Targets),
-// each with its baseline from the same run; `-- --scaling [--processes 1,2,4,8] [--webhooks] [--accounts N]` runs the
+// each with its baseline from the same run; `-- --scaling [--processes 1,2,4,8] [--webhooks] [--accounts N] [--generators N]` runs the
 // series of N API and N worker processes instead (bench/scaling.ts); `-- --webhook-cost` measures
 // the machine's CPU per webhook delivery (bench/webhook-cost.ts). See docs/performance.md.
 import { cpus, totalmem } from 'node:os';
@@ -32,6 +32,7 @@ const { values: args } = parseArgs({
     processes: { type: 'string' },
     accounts: { type: 'string' },
     webhooks: { type: 'boolean', default: false },
+    generators: { type: 'string' },
     'webhook-cost': { type: 'boolean', default: false },
     only: { type: 'string' },
   },
@@ -48,6 +49,8 @@ if (unknown.length > 0)
   );
 if (args.webhooks && !args.scaling) throw new Error('--webhooks is a part of --scaling');
 if (only && (args.scaling || args['webhook-cost'])) throw new Error('--only chooses among the six');
+if (args.generators !== undefined && !(args.scaling && /^[1-9]\d*$/.test(args.generators)))
+  throw new Error('--generators N (a whole number) is a part of --scaling');
 if (args.accounts !== undefined && !(args.scaling && /^[1-9]\d*$/.test(args.accounts)))
   throw new Error('--accounts N (a whole number) is a part of --scaling');
 
@@ -213,6 +216,7 @@ async function runScaling(): Promise<void> {
     counts,
     log,
     args.webhooks,
+    args.generators === undefined ? undefined : Number(args.generators),
   );
   results.push(...series.results);
 }

@@ -4,7 +4,8 @@
  * `ferry worker --processes N` on one PostgreSQL server, each N on a fresh schema. For each N:
  * end-to-end through the bulk path (N `ferry push accounts` at once, each with its share of the
  * book; the clock runs until the last exits, when every account is final), then validate and V2
- * status polling against the N API processes. The series is printed with the machine's cores.
+ * status polling against the N API processes, sent by one autocannon process per four cores. The
+ * series is printed with the machine's cores.
  * With `--webhooks`, a webhook endpoint receives every event of the push (the worker processes
  * deliver them) and each point also reports the lag from an event's commit to its delivery.
  */
@@ -22,7 +23,7 @@ import { freePort } from '../test/helpers/ports.ts';
 import { createFreshDb } from '../test/helpers/test-db.ts';
 import { accountRows, FERRY_BIN } from './end-to-end.ts';
 import { type LagFigures, type LagProbe, startLagProbe } from './lag-probe.ts';
-import { runLoad } from './load.ts';
+import { runLoads } from './load.ts';
 import { whileSampling } from './push-sampler.ts';
 import { type BenchResult, round, type Scale } from './result.ts';
 
@@ -39,6 +40,9 @@ export interface ScalingPoint {
   validatePerSec: number;
   statusPerSec: number;
   statusP99Ms: number;
+  /** The busiest load generator's cores during validate and status (near 1: it was the limit). */
+  validateGeneratorCores: number;
+  statusGeneratorCores: number;
   pushSeconds: number;
   /** What the database's active backends waited on during the push (whileSampling). */
   waits: string;
@@ -112,6 +116,7 @@ async function measure(
   scale: Scale,
   log: (m: string) => void,
   webhooks: boolean,
+  generators: number,
 ): Promise<ScalingPoint> {
   const fresh = await createFreshDb({ url, schemaPrefix: 'bench', poolSize: 2 });
   const dir = await mkdtemp(join(tmpdir(), 'ferry-bench-scaling-'));
@@ -210,28 +215,34 @@ async function measure(
     }
 
     const connections = 64;
-    const validate = await runLoad({
-      url: `${base}/v2/data-import/accounts/validate/`,
-      connections,
-      durationSeconds: scale.seconds,
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify(accountFor(SUPPLIER, 9_999_001)),
-    });
+    const validate = await runLoads(
+      {
+        url: `${base}/v2/data-import/accounts/validate/`,
+        connections,
+        durationSeconds: scale.seconds,
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(accountFor(SUPPLIER, 9_999_001)),
+      },
+      generators,
+    );
     const paths = Array.from({ length: Math.min(scale.accounts, 10_000) }, (_, i) => {
       const ext = accountFor(SUPPLIER, 2_000_001 + i).external_account_number;
       return `/v2/data-import/accounts/${SUPPLIER}/${ext}/`;
     });
-    const status = await runLoad({
-      url: `${base}${paths[0]}`,
-      connections,
-      durationSeconds: scale.seconds,
-      method: 'GET',
-      headers,
-      generate: { kind: 'paths', paths },
-    });
+    const status = await runLoads(
+      {
+        url: `${base}${paths[0]}`,
+        connections,
+        durationSeconds: scale.seconds,
+        method: 'GET',
+        headers,
+        generate: { kind: 'paths', paths },
+      },
+      generators,
+    );
     log(
-      `  ${n} processes: validate ${Math.round(validate.reqPerSec)} req/s, status-v2 ${Math.round(status.reqPerSec)} req/s`,
+      `  ${n} processes: validate ${Math.round(validate.reqPerSec)} req/s, status-v2 ${Math.round(status.reqPerSec)} req/s (${generators} load generator${generators === 1 ? '' : 's'}, the busiest at ${round(validate.generatorCores, 2)} and ${round(status.generatorCores, 2)} cores)`,
     );
     return {
       processes: n,
@@ -239,6 +250,8 @@ async function measure(
       validatePerSec: validate.reqPerSec,
       statusPerSec: status.reqPerSec,
       statusP99Ms: status.p99Ms,
+      validateGeneratorCores: validate.generatorCores,
+      statusGeneratorCores: status.generatorCores,
       pushSeconds,
       waits: sampled.waits,
       cpu: sampled.cpu,
@@ -252,6 +265,13 @@ async function measure(
   }
 }
 
+/**
+ * Load generators for validate and status: one autocannon process sends from one thread, which on
+ * 16 cores may answer fewer requests than 8 API processes can serve. A core's worth of generator
+ * for every four cores, the same at every point of a series so its ratios compare like with like.
+ */
+export const defaultGenerators = () => Math.max(1, Math.floor(availableParallelism() / 4));
+
 /** The series, and the many-core targets (docs/product.md, Targets) read from it (they count on a many-core machine only). */
 export async function benchScaling(
   url: string,
@@ -259,11 +279,12 @@ export async function benchScaling(
   counts: number[],
   log: (m: string) => void,
   webhooks = false,
+  generators = defaultGenerators(),
 ): Promise<{ points: ScalingPoint[]; results: BenchResult[]; cores: number }> {
   const points: ScalingPoint[] = [];
   for (const n of counts) {
     log(`scaling: ${n} API + ${n} worker processes…`);
-    points.push(await measure(url, n, scale, log, webhooks));
+    points.push(await measure(url, n, scale, log, webhooks, generators));
   }
   const one = points[0];
   const results: BenchResult[] = points.map((p) => {
@@ -288,6 +309,8 @@ export async function benchScaling(
         status_req_s: round(p.statusPerSec, 0),
         status_x: round(statusX, 2),
         status_p99_ms: p.statusP99Ms,
+        load_generators: generators,
+        generator_cores: `${round(p.validateGeneratorCores, 2)} ${round(p.statusGeneratorCores, 2)}`,
         push_s: round(p.pushSeconds, 1),
         waits: p.waits,
         cpu: p.cpu,
