@@ -60,9 +60,12 @@ if (spec.amount) opts.amount = spec.amount;
 else opts.duration = spec.durationSeconds;
 if (spec.body !== undefined) opts.body = spec.body;
 if (setupRequest) opts.requests = [{ setupRequest }];
-const cpuBefore = process.cpuUsage();
+// Ready, then wait for the word: several generators of one load start together (runLoads).
+process.send?.({ ready: true });
+await new Promise((resolve) => process.once('message', resolve));
+const loopBefore = performance.eventLoopUtilization();
 const result = await autocannon(opts);
-const cpu = process.cpuUsage(cpuBefore);
+const loop = performance.eventLoopUtilization(loopBefore);
 const summary: LoadSummary = {
   reqPerSec: result.requests.average,
   total: result['2xx'] + result.non2xx,
@@ -73,6 +76,6 @@ const summary: LoadSummary = {
   p50Ms: result.latency.p50,
   p99Ms: result.latency.p99,
   durationSeconds: result.duration,
-  generatorCores: result.duration > 0 ? (cpu.user + cpu.system) / 1e6 / result.duration : 0,
+  generatorBusy: loop.utilization,
 };
 process.send?.(summary, () => process.disconnect());

@@ -31,17 +31,24 @@ export interface LoadSummary {
   p99Ms: number;
   durationSeconds: number;
   /**
-   * Cores the load generator's process used while it ran: near 1, autocannon's one thread was
-   * the limit and the figure is the generator's, not the service's.
+   * How busy the load generator's thread was while it sent (its event loop's utilization, 0 to
+   * 1): near 1, autocannon's one thread was the limit and the figure is the generator's.
    */
-  generatorCores: number;
+  generatorBusy: number;
 }
+
+/** When a load starts: once its generator is ready, at `go` (runLoads starts several together). */
+interface Start {
+  ready(): void;
+  go: Promise<void>;
+}
+const AT_ONCE: Start = { ready() {}, go: Promise.resolve() };
 
 /**
  * autocannon against loopback, in a child process; bounded by the spec's duration or amount,
  * and by a hard deadline after which the worker is terminated.
  */
-export function runLoad(spec: LoadSpec, deadlineMs = 15 * 60_000): Promise<LoadSummary> {
+export function runLoad(spec: LoadSpec, deadlineMs = 15 * 60_000, start = AT_ONCE): Promise<LoadSummary> {
   if (!/^http:\/\/127\.0\.0\.1:\d+\//.test(spec.url)) throw new Error(`loopback only: ${spec.url}`);
   return new Promise((resolve, reject) => {
     // A child process, not a worker thread: autocannon behaves differently off the main thread.
@@ -54,7 +61,12 @@ export function runLoad(spec: LoadSpec, deadlineMs = 15 * 60_000): Promise<LoadS
       worker.kill();
       reject(new Error(`load on ${spec.url} did not finish within ${deadlineMs} ms`));
     }, deadlineMs);
-    worker.once('message', (m: LoadSummary) => {
+    worker.on('message', (m: LoadSummary | { ready: true }) => {
+      if ('ready' in m) {
+        start.ready();
+        void start.go.then(() => worker.connected && worker.send('go'));
+        return;
+      }
       clearTimeout(timer);
       resolve(m);
     });
@@ -70,26 +82,53 @@ export function runLoad(spec: LoadSpec, deadlineMs = 15 * 60_000): Promise<LoadS
 }
 
 /**
- * One load from `generators` autocannon processes at once, the connections shared out among them
- * (each at least one): for a service that answers more than one generator's thread can send.
- * Requests and answers add up; the latencies and the generator cores are the largest of any
- * one generator's (an upper bound for the whole).
+ * One load from `generators` autocannon processes, started together once all are ready, the
+ * connections shared out among them (each at least one; at most as many generators as
+ * connections): for a service that answers more than one generator's thread can send. A load of
+ * fixed requests (paths) only, each generator starting at another place in them; not an amount,
+ * and not generated accounts or transactions, which would repeat across generators. Requests
+ * and answers add up; the latencies and `generatorBusy` are the largest of any one generator's
+ * (for the latencies, an upper bound for the whole).
  */
 export async function runLoads(spec: LoadSpec, generators: number): Promise<LoadSummary> {
+  if (spec.amount !== undefined) throw new Error('runLoads: a duration only, not an amount');
+  if (spec.generate && spec.generate.kind !== 'paths')
+    throw new Error(`runLoads: ${spec.generate.kind} would repeat across generators`);
   const g = Math.max(1, Math.min(generators, spec.connections));
   if (g === 1) return runLoad(spec);
-  if (spec.amount !== undefined) throw new Error('runLoads: a duration only, not an amount');
+  let waiting = g;
+  let release = () => {};
+  const start: Start = {
+    ready: () => {
+      if (--waiting === 0) release();
+    },
+    go: new Promise<void>((r) => {
+      release = r;
+    }),
+  };
   const all = await Promise.all(
-    Array.from({ length: g }, (_, i) =>
-      runLoad({
-        ...spec,
-        connections: Math.floor(spec.connections / g) + (i < spec.connections % g ? 1 : 0),
-      }),
-    ),
+    Array.from({ length: g }, (_, i) => {
+      const paths = spec.generate?.kind === 'paths' ? spec.generate.paths : undefined;
+      const offset = paths ? Math.floor((i * paths.length) / g) : 0;
+      return runLoad(
+        {
+          ...spec,
+          connections: Math.floor(spec.connections / g) + (i < spec.connections % g ? 1 : 0),
+          ...(paths && {
+            generate: { kind: 'paths' as const, paths: [...paths.slice(offset), ...paths.slice(0, offset)] },
+          }),
+        },
+        undefined,
+        start,
+      ).catch((err) => {
+        release(); // a generator that failed before it was ready holds none of the others back
+        throw err;
+      });
+    }),
   );
   const sum = (k: 'reqPerSec' | 'total' | 'ok' | 'non2xx' | 'errors' | 'timeouts') =>
     all.reduce((n, s) => n + s[k], 0);
-  const max = (k: 'p50Ms' | 'p99Ms' | 'durationSeconds' | 'generatorCores') =>
+  const max = (k: 'p50Ms' | 'p99Ms' | 'durationSeconds' | 'generatorBusy') =>
     Math.max(...all.map((s) => s[k]));
   return {
     reqPerSec: sum('reqPerSec'),
@@ -101,7 +140,7 @@ export async function runLoads(spec: LoadSpec, generators: number): Promise<Load
     p50Ms: max('p50Ms'),
     p99Ms: max('p99Ms'),
     durationSeconds: max('durationSeconds'),
-    generatorCores: max('generatorCores'),
+    generatorBusy: max('generatorBusy'),
   };
 }
 

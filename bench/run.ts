@@ -49,8 +49,11 @@ if (unknown.length > 0)
   );
 if (args.webhooks && !args.scaling) throw new Error('--webhooks is a part of --scaling');
 if (only && (args.scaling || args['webhook-cost'])) throw new Error('--only chooses among the six');
-if (args.generators !== undefined && !(args.scaling && /^[1-9]\d*$/.test(args.generators)))
-  throw new Error('--generators N (a whole number) is a part of --scaling');
+if (
+  args.generators !== undefined &&
+  !(args.scaling && /^[1-9]\d*$/.test(args.generators) && Number(args.generators) <= 64)
+)
+  throw new Error('--generators N (1 to 64, one connection each at least) is a part of --scaling');
 if (args.accounts !== undefined && !(args.scaling && /^[1-9]\d*$/.test(args.accounts)))
   throw new Error('--accounts N (a whole number) is a part of --scaling');
 

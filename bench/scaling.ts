@@ -40,9 +40,9 @@ export interface ScalingPoint {
   validatePerSec: number;
   statusPerSec: number;
   statusP99Ms: number;
-  /** The busiest load generator's cores during validate and status (near 1: it was the limit). */
-  validateGeneratorCores: number;
-  statusGeneratorCores: number;
+  /** How busy the busiest load generator's thread was during validate and status (near 1: it was the limit). */
+  validateGeneratorBusy: number;
+  statusGeneratorBusy: number;
   pushSeconds: number;
   /** What the database's active backends waited on during the push (whileSampling). */
   waits: string;
@@ -242,7 +242,7 @@ async function measure(
       generators,
     );
     log(
-      `  ${n} processes: validate ${Math.round(validate.reqPerSec)} req/s, status-v2 ${Math.round(status.reqPerSec)} req/s (${generators} load generator${generators === 1 ? '' : 's'}, the busiest at ${round(validate.generatorCores, 2)} and ${round(status.generatorCores, 2)} cores)`,
+      `  ${n} processes: validate ${Math.round(validate.reqPerSec)} req/s, status-v2 ${Math.round(status.reqPerSec)} req/s (${generators} load generator${generators === 1 ? '' : 's'}, the busiest ${round(validate.generatorBusy * 100, 0)} % and ${round(status.generatorBusy * 100, 0)} % busy)`,
     );
     return {
       processes: n,
@@ -250,8 +250,8 @@ async function measure(
       validatePerSec: validate.reqPerSec,
       statusPerSec: status.reqPerSec,
       statusP99Ms: status.p99Ms,
-      validateGeneratorCores: validate.generatorCores,
-      statusGeneratorCores: status.generatorCores,
+      validateGeneratorBusy: validate.generatorBusy,
+      statusGeneratorBusy: status.generatorBusy,
       pushSeconds,
       waits: sampled.waits,
       cpu: sampled.cpu,
@@ -310,7 +310,7 @@ export async function benchScaling(
         status_x: round(statusX, 2),
         status_p99_ms: p.statusP99Ms,
         load_generators: generators,
-        generator_cores: `${round(p.validateGeneratorCores, 2)} ${round(p.statusGeneratorCores, 2)}`,
+        generator_busy: `${round(p.validateGeneratorBusy, 2)} ${round(p.statusGeneratorBusy, 2)}`,
         push_s: round(p.pushSeconds, 1),
         waits: p.waits,
         cpu: p.cpu,

@@ -22,7 +22,7 @@ const KILL_AT = [8, 23];
  * the SMTP server has the message's DATA but has not answered it, and restarted. Every row must
  * reach the server exactly once. On PGlite the processes take turns on one DATA_DIR; with
  * DATABASE_URL a second, steady sender starts once the victim holds its first batch and runs
- * beside it from then on (it takes over the rows a killed victim held).
+ * beside it from then on (either may take over the rows a killed victim held).
  */
 describe('mail sender processes killed mid-batch', () => {
   let dir: string;
