@@ -10,11 +10,21 @@ export interface ObjectStoreFixture {
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(4096, 0x20), Buffer.from('\n%%EOF\n')]);
 const EVERY_BYTE = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 
+/** What the server under a store does not do as the real one would, with the reason. */
+export interface ServerLimits {
+  /** Concurrent puts of one key can leave a mix of their bodies (the test server writes in place). */
+  tornConcurrentPuts?: string;
+}
+
 /**
  * The behaviour every ObjectStore promises, run against each implementation. `open` gives a
  * store over an empty space; each test uses its own keys.
  */
-export function describeObjectStoreContract(name: string, open: () => Promise<ObjectStoreFixture>): void {
+export function describeObjectStoreContract(
+  name: string,
+  open: () => Promise<ObjectStoreFixture>,
+  limits: ServerLimits = {},
+): void {
   describe(`ObjectStore contract: ${name}`, () => {
     let fixture: ObjectStoreFixture;
     let store: ObjectStore;
@@ -66,7 +76,9 @@ export function describeObjectStoreContract(name: string, open: () => Promise<Ob
       assert.deepEqual(await store.get('replace/note.txt'), Buffer.from('second'));
     });
 
-    it('ends with one whole body when the same key is put concurrently', async () => {
+    it('ends with one whole body when the same key is put concurrently', {
+      skip: limits.tornConcurrentPuts,
+    }, async () => {
       const bodies = Array.from({ length: 8 }, (_, i) => Buffer.alloc(64 * 1024, 65 + i));
       await Promise.all(bodies.map((body) => store.put('concurrent/statement.pdf', body)));
       const stored = await store.get('concurrent/statement.pdf');

@@ -15,10 +15,19 @@ const storeOn = (server: S3TestServer, options: { bucket?: string; prefix?: stri
     credentials: S3RVER_CREDENTIALS,
   });
 
-describeObjectStoreContract('S3 (s3rver over HTTP)', async () => {
-  const server = await startS3TestServer();
-  return { store: storeOn(server), cleanup: () => server.close() };
-});
+describeObjectStoreContract(
+  'S3 (s3rver over HTTP)',
+  async () => {
+    const server = await startS3TestServer();
+    return { store: storeOn(server), cleanup: () => server.close() };
+  },
+  {
+    // S3 replaces an object whole, last writer wins: the store sends one PUT and relies on that.
+    // s3rver writes the object's file in place, so concurrent PUTs of one key can interleave
+    // there (a CI run read a mix of two bodies): a property of the test server, not of the store.
+    tornConcurrentPuts: 's3rver writes an object in place; S3 itself replaces it whole',
+  },
+);
 
 describe('S3ObjectStore against an S3-protocol server', () => {
   let server: S3TestServer;
