@@ -49,19 +49,26 @@ if (unknown.length > 0)
   );
 if (args.webhooks && !args.scaling) throw new Error('--webhooks is a part of --scaling');
 if (only && (args.scaling || args['webhook-cost'])) throw new Error('--only chooses among the six');
-if (
-  args.generators !== undefined &&
-  !(args.scaling && /^[1-9]\d*$/.test(args.generators) && Number(args.generators) <= 64)
-)
-  throw new Error('--generators N (1 to 64, one connection each at least) is a part of --scaling');
-if (args.accounts !== undefined && !(args.scaling && /^[1-9]\d*$/.test(args.accounts)))
-  throw new Error('--accounts N (a whole number) is a part of --scaling');
+/** A whole-number option of `--scaling` (`--accounts N`, `--generators N`), or undefined when not given. */
+function scalingCount(
+  name: string,
+  value: string | undefined,
+  max = Number.MAX_SAFE_INTEGER,
+  what = 'a whole number',
+) {
+  if (value === undefined) return undefined;
+  if (!(args.scaling && /^[1-9]\d*$/.test(value) && Number(value) <= max))
+    throw new Error(`--${name} N (${what}) is a part of --scaling`);
+  return Number(value);
+}
+const accounts = scalingCount('accounts', args.accounts);
+const generators = scalingCount('generators', args.generators, 64, '1 to 64, one connection each at least');
 
 const scale: Scale = args.quick
   ? { quick: true, seconds: 3, accounts: 2_000, listRows: 100_000 }
   : { quick: false, seconds: 10, accounts: 100_000, listRows: 1_000_000 };
 // `--scaling --accounts N`: a point's book of N accounts instead of the scale's.
-if (args.accounts !== undefined) scale.accounts = Number(args.accounts);
+if (accounts !== undefined) scale.accounts = accounts;
 /** The whole run stops by itself: each step has a deadline, and so does the run. */
 const RUN_DEADLINE_MS = args.quick ? 4 * 60_000 : 60 * 60_000;
 const STEP_DEADLINE_MS = args.quick ? 90_000 : 30 * 60_000;
@@ -219,7 +226,7 @@ async function runScaling(): Promise<void> {
     counts,
     log,
     args.webhooks,
-    args.generators === undefined ? undefined : Number(args.generators),
+    generators,
   );
   results.push(...series.results);
 }

@@ -270,7 +270,7 @@ async function measure(
  * 16 cores may answer fewer requests than 8 API processes can serve. A core's worth of generator
  * for every four cores, the same at every point of a series so its ratios compare like with like.
  */
-export const defaultGenerators = () => Math.max(1, Math.floor(availableParallelism() / 4));
+const defaultGenerators = () => Math.max(1, Math.floor(availableParallelism() / 4));
 
 /** The series, and the many-core targets (docs/product.md, Targets) read from it (they count on a many-core machine only). */
 export async function benchScaling(
