@@ -2,8 +2,8 @@
  * The lease loop: the one loop behind every table that is also a queue (the import queue, the
  * welcome-mail outbox, webhook deliveries next). A lane claims due rows under a lease (the
  * source's SQL sets the lease columns, as graphile-worker does), settles them, and claims
- * again at once; a claim that finds nothing waits about `idlePollMs`, jittered so that many
- * loops on one database do not poll in step. A round that throws (the database unavailable, a
+ * again at once; several lanes settle side by side but claim in turn. A claim that finds nothing
+ * waits about `idlePollMs`, jittered so that many loops on one database do not poll in step. A round that throws (the database unavailable, a
  * serialization failure, a deadlock) is logged and tried again after a jittered exponential
  * backoff; rows it had claimed stay leased, and come back when their lease runs out. wake()
  * ends the idle waits at once (rows are known to be due), and a lane whose claim found nothing
@@ -33,7 +33,7 @@ export interface LeaseLoopOptions {
   logger: { warn(obj: Record<string, unknown>, msg: string): void };
   /** About how long a lane waits after a claim that found nothing (±25 %). */
   idlePollMs: number;
-  /** Rounds in flight at once, each claiming its own rows: one prepares while another settles. */
+  /** Rounds in flight at once, each claiming its own rows, in turn: one claims while another settles. */
   lanes?: number;
   /** After a failed round: about `baseMs`, doubling with each failure in a row, at most `maxMs` (jittered). */
   failureBackoff?: { baseMs: number; maxMs: number };
@@ -92,11 +92,27 @@ export function startLeaseLoop<T>(source: LeaseSource<T>, opts: LeaseLoopOptions
       signal.addEventListener('abort', end, { once: true });
     });
 
+  /**
+   * The lanes claim one at a time (they prepare and settle side by side): two claims at once
+   * would split a small backlog between two transactions, each scanning past the rows the
+   * other holds, where one claim takes it whole.
+   */
+  let claiming: Promise<unknown> = Promise.resolve();
+  function claimInTurn(): Promise<{ rows: readonly T[]; started: number }> {
+    const turn = claiming.then(async () => {
+      // Stopped while waiting for the turn: claiming now would only hand the rows back.
+      if (signal.aborted) return { rows: [], started: 0 };
+      const started = performance.now();
+      return { rows: await source.claim(), started };
+    });
+    claiming = turn.catch(() => {});
+    return turn;
+  }
+
   /** One round: prepare, claim, settle; the number of rows claimed. */
   async function round(): Promise<number> {
     await source.prepare?.();
-    const started = performance.now();
-    const rows = await source.claim();
+    const { rows, started } = await claimInTurn();
     if (rows.length === 0) return 0;
     await source.settle(rows, signal);
     opts.onRound?.(rows.length, performance.now() - started);

@@ -217,7 +217,8 @@ describe('account-creation worker', () => {
       assert.deepEqual(await events('W', external), ['CREATED', 'STARTED', 'PROCESSED']);
     }
     assert.equal(numbers.size, 6);
-    // now() is the transaction's start: one value for all six means one transaction.
+    // now() is the transaction's start: one value for all six means one transaction. The worker's
+    // two lanes claim in turn, so the six staged before it started are one claim, not two halves.
     assert.equal(new Set(await createdAtOf(staged.map((x) => x.external))).size, 1);
   });
 

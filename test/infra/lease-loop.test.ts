@@ -93,6 +93,37 @@ describe('the lease loop', () => {
     await loop.stop();
   });
 
+  it('claims one lane at a time, while the lanes settle side by side', async () => {
+    const batches = [
+      [1, 2],
+      [3, 4],
+    ];
+    let claiming = 0;
+    let mostClaiming = 0;
+    let settling = 0;
+    let mostSettling = 0;
+    const both = deferred();
+    const source: LeaseSource<number> = {
+      async claim() {
+        mostClaiming = Math.max(mostClaiming, ++claiming);
+        await wait(20);
+        claiming--;
+        return batches.shift() ?? [];
+      },
+      async settle() {
+        mostSettling = Math.max(mostSettling, ++settling);
+        if (settling === 2) both.resolve();
+        await Promise.race([both.promise, wait(2_000)]);
+        settling--;
+      },
+    };
+    const loop = startLeaseLoop(source, { name: 'test', logger, idlePollMs: 10, lanes: 2 });
+    await until('both batches are claimed', () => batches.length === 0);
+    await loop.stop();
+    assert.equal(mostClaiming, 1, 'never two claims at once');
+    assert.equal(mostSettling, 2, 'one lane settles while the other does');
+  });
+
   it('waits about the idle poll interval between empty claims, jittered', async () => {
     const source = fakeSource([]);
     let r = 0;

@@ -68,11 +68,11 @@ export interface SenderHandle {
 }
 
 /**
- * Lanes claim and post independently: a slow receiver holds up its lane's batch only. Two, each
- * claiming half the concurrency: with 8 worker processes on 16 cores, four lanes of 16 made 32
- * senders claim at once from the front of the same index, and each claim took 20–30 ms under
- * that contention; two lanes of 32 halved the claims, and the push and the webhook lag both
- * improved (decision 0076). The default concurrency of 256 makes each claim 128 (decision 0077):
+ * Lanes claim in turn (decision 0079) and post independently: a slow receiver holds up its lane's
+ * batch only. Two, each claiming half the concurrency: with 8 worker processes on 16 cores, four
+ * lanes of 16 made 32 senders claim at once from the front of the same index, and each claim took
+ * 20–30 ms under that contention; two lanes of 32 halved the claims, and the push and the webhook
+ * lag both improved (decision 0076). The default concurrency of 256 makes each claim 128 (decision 0077):
  * a claim, its batch's posts and its recording cost about the same whatever the batch, so
  * bigger batches are what keeps delivery up with a bulk push's bursts.
  */
