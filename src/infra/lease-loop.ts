@@ -3,13 +3,13 @@
  * welcome-mail outbox, webhook deliveries next). A lane claims due rows under a lease (the
  * source's SQL sets the lease columns, as graphile-worker does), settles them, and claims
  * again at once; several lanes settle side by side but claim in turn. A claim that finds nothing
- * waits about `idlePollMs`, jittered so that many loops on one database do not poll in step. A round that throws (the database unavailable, a
- * serialization failure, a deadlock) is logged and tried again after a jittered exponential
- * backoff; rows it had claimed stay leased, and come back when their lease runs out. wake()
- * ends the idle waits at once (rows are known to be due), and a lane whose claim found nothing
- * while it was being woken claims again without waiting. stop()
- * wakes the idle lanes, lets each finish the rows in hand (settle sees its signal aborted and
- * may hand the rest back), and resolves once all have ended, as does `stopped`.
+ * waits about `idlePollMs`, jittered so that many loops on one database do not poll in step. A
+ * round that throws (the database unavailable, a serialization failure, a deadlock) is logged
+ * and tried again after a jittered exponential backoff; rows it had claimed stay leased, and come
+ * back when their lease runs out. wake() ends the idle waits at once (rows are known to be due),
+ * and a lane whose claim found nothing while it was being woken claims again without waiting.
+ * stop() wakes the idle lanes, lets each finish the rows in hand (settle sees its signal aborted
+ * and may hand the rest back), and resolves once all have ended, as does `stopped`.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { isTemporaryDbError } from './db/db.ts';

@@ -72,9 +72,9 @@ export interface SenderHandle {
  * batch only. Two, each claiming half the concurrency: with 8 worker processes on 16 cores, four
  * lanes of 16 made 32 senders claim at once from the front of the same index, and each claim took
  * 20–30 ms under that contention; two lanes of 32 halved the claims, and the push and the webhook
- * lag both improved (decision 0076). The default concurrency of 256 makes each claim 128 (decision 0077):
- * a claim, its batch's posts and its recording cost about the same whatever the batch, so
- * bigger batches are what keeps delivery up with a bulk push's bursts.
+ * lag both improved (decision 0076). The default concurrency of 256 makes each claim 128
+ * (decision 0077): a claim, its batch's posts and its recording cost about the same whatever the
+ * batch, so bigger batches are what keeps delivery up with a bulk push's bursts.
  */
 const LANES = 2;
 /**
