@@ -1,6 +1,6 @@
 /**
  * The lease loop: the one loop behind every table that is also a queue (the import queue, the
- * welcome-mail outbox, webhook deliveries next). A lane claims due rows under a lease (the
+ * welcome-mail outbox, webhook deliveries). A lane claims due rows under a lease (the
  * source's SQL sets the lease columns, as graphile-worker does), settles them, and claims
  * again at once; several lanes settle side by side but claim in turn. A claim that finds nothing
  * waits about `idlePollMs`, jittered so that many loops on one database do not poll in step. A

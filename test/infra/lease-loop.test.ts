@@ -113,7 +113,10 @@ describe('the lease loop', () => {
       async settle() {
         mostSettling = Math.max(mostSettling, ++settling);
         if (settling === 2) both.resolve();
-        await Promise.race([both.promise, wait(2_000)]);
+        // Serialised lanes would never be two settling: the first gives up waiting after 10 s.
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([both.promise, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+        clearTimeout(timer);
         settling--;
       },
     };
@@ -122,6 +125,26 @@ describe('the lease loop', () => {
     await loop.stop();
     assert.equal(mostClaiming, 1, 'never two claims at once');
     assert.equal(mostSettling, 2, 'one lane settles while the other does');
+  });
+
+  it('does not claim for a lane stopped while it waited for its turn', async () => {
+    const release = deferred();
+    let claims = 0;
+    const source: LeaseSource<number> = {
+      async claim() {
+        claims++;
+        await release.promise;
+        return [];
+      },
+      async settle() {},
+    };
+    const loop = startLeaseLoop(source, { name: 'test', logger, idlePollMs: 10, lanes: 2 });
+    await until('the first lane is claiming', () => claims === 1);
+    await wait(20); // the second lane waits for its turn meanwhile
+    const stopping = loop.stop();
+    release.resolve();
+    await stopping;
+    assert.equal(claims, 1);
   });
 
   it('waits about the idle poll interval between empty claims, jittered', async () => {
