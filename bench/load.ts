@@ -106,9 +106,9 @@ export async function runLoads(spec: LoadSpec, generators: number): Promise<Load
       release = r;
     }),
   };
+  const paths = spec.generate?.kind === 'paths' ? spec.generate.paths : undefined;
   const all = await Promise.all(
     Array.from({ length: g }, (_, i) => {
-      const paths = spec.generate?.kind === 'paths' ? spec.generate.paths : undefined;
       const offset = paths ? Math.floor((i * paths.length) / g) : 0;
       return runLoad(
         {
