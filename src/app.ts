@@ -8,6 +8,7 @@ import { accountImportRoutes } from './account-import/scheduling/scheduling.rout
 import { statusRoutes } from './account-import/status/status.routes.ts';
 import { waveAdminRoutes } from './account-import/waves/waves.admin-routes.ts';
 import { waveRoutes } from './account-import/waves/waves.routes.ts';
+import { registerOutboxMetrics } from './accounts/welcome-emails/outbox-metrics.ts';
 import { emailOutboxAdminRoutes } from './api/email-outbox.admin-routes.ts';
 import { notesRoutes } from './api/follow-ups/notes.routes.ts';
 import { paymentInstructionRoutes } from './api/follow-ups/payment-instructions.routes.ts';
@@ -133,7 +134,9 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   registerErrorHandling(app);
   registerJsonBodies(app);
   registerPathParamGuard(app);
-  registerImportMetrics(registerMetrics(app, deps.metrics, config.metricsToken), db, app.log);
+  const metrics = registerMetrics(app, deps.metrics, config.metricsToken);
+  registerImportMetrics(metrics, db, app.log);
+  registerOutboxMetrics(metrics, db, app.log);
   await registerOpenApi(app);
   await app.register(healthRoutes, { db });
   await registerTokenMutation(app, { db, tokens, keyScopes, throttle: credentialThrottle });

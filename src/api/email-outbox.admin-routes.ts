@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   emailOutboxSummary,
-  OUTBOX_STATUSES,
-  type OutboxStatus,
+  OUTBOX_VIEW_STATES,
+  type OutboxViewState,
 } from '../accounts/welcome-emails/outbox.queries.ts';
 import { AdminObject } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
@@ -25,13 +25,24 @@ const Query = Type.Object(
 const OutboxView = AdminObject(
   {
     counts: Type.Object(
-      Object.fromEntries(OUTBOX_STATUSES.map((s) => [s, Type.Integer()])) as Record<
-        OutboxStatus,
+      Object.fromEntries(OUTBOX_VIEW_STATES.map((s) => [s, Type.Integer()])) as Record<
+        OutboxViewState,
         ReturnType<typeof Type.Integer>
       >,
-      { description: 'E-mails per state: PENDING (waiting, or retrying later), SENDING, SENT, FAILED.' },
+      {
+        description:
+          "E-mails per state: HELD (waiting for their wave's approval, not a delivery problem), PENDING (due, or retrying later), SENDING, SENT, FAILED.",
+      },
     ),
     retrying: Type.Integer({ description: 'PENDING e-mails whose last attempt failed transiently.' }),
+    held: Type.Array(
+      AdminObject({
+        supplier: Type.String(),
+        wave: Type.String(),
+        emails: Type.Integer({ description: 'Welcome e-mails held until the wave is approved.' }),
+      }),
+      { description: 'The HELD e-mails per supplier and wave.' },
+    ),
     failures: Type.Array(
       AdminObject({
         id: Type.String(),
@@ -55,7 +66,7 @@ export const emailOutboxAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
     {
       schema: {
         tags: ['admin'],
-        summary: 'E-mail delivery: counts per state and the latest permanent failures',
+        summary: 'E-mail delivery: counts per state, held e-mails per wave and the latest permanent failures',
         querystring: Query,
         response: { 200: OutboxView },
       },

@@ -76,7 +76,15 @@ ${IMPORT_PROCESS_STATUSES.map((st) => html`<td class="num">${s.import_processes[
 function outboxSection(outbox: Awaited<ReturnType<typeof emailOutboxSummary>>) {
   const c = outbox.counts;
   return html`<section aria-labelledby="outbox"><h2 id="outbox">Welcome e-mails</h2>
-<p>Sent ${c.SENT} · waiting ${c.PENDING} (retrying ${outbox.retrying}) · sending ${c.SENDING} · failed ${c.FAILED}</p>
+<p>Sent ${c.SENT} · held for wave approval ${c.HELD} · waiting ${c.PENDING} (retrying ${outbox.retrying}) · sending ${c.SENDING} · failed ${c.FAILED}</p>
+${
+  outbox.held.length
+    ? html`<p data-field="held">Held until their wave is approved, not a delivery problem: ${outbox.held.map(
+        (h, i) =>
+          html`${i ? ', ' : ''}<a href="${wavePath(h.supplier, h.wave)}">${h.supplier} ${h.wave}</a> ${h.emails}`,
+      )}</p>`
+    : ''
+}
 ${
   outbox.failures.length
     ? html`<table><caption>Latest permanent failures</caption>

@@ -1,9 +1,16 @@
 import { type Queryable, sql } from '../../infra/db/db.ts';
 import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 
-/** The states of an outbox row (migration 0009); the dashboard lists them. */
+/** The states of an outbox row (migration 0009). */
 export const OUTBOX_STATUSES = ['PENDING', 'SENDING', 'SENT', 'FAILED'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+/**
+ * The states the operator sees: a PENDING row held for its wave's approval (decision 0070) is
+ * HELD, its own state, so a wave waiting for approval never reads as mail waiting to go out.
+ */
+export const OUTBOX_VIEW_STATES = ['HELD', ...OUTBOX_STATUSES] as const;
+export type OutboxViewState = (typeof OUTBOX_VIEW_STATES)[number];
 
 export interface ClaimedEmail {
   id: string;
@@ -95,11 +102,21 @@ export const releaseEmails = sql(
     WHERE id = ANY($1::bigint[]) AND status = 'SENDING' AND locked_by = $2`,
 );
 
-/** Rows per status, and how many PENDING ones wait after a failure. */
+/** Rows per state as the operator sees it (HELD apart from PENDING), and how many PENDING ones wait after a failure. */
 export const countEmailsByStatus = sql(
   'countEmailsByStatus',
-  `SELECT status, count(*)::int AS n, (count(*) FILTER (WHERE last_error IS NOT NULL))::int AS with_error
-     FROM email_outbox GROUP BY status`,
+  `SELECT CASE WHEN status = 'PENDING' AND held_for_wave IS NOT NULL THEN 'HELD' ELSE status END AS status,
+          count(*)::int AS n, (count(*) FILTER (WHERE last_error IS NOT NULL))::int AS with_error
+     FROM email_outbox GROUP BY 1`,
+);
+
+/** Held e-mails per supplier and wave (the partial index email_outbox_held keeps this to the held rows). */
+export const countHeldEmailsByWave = sql(
+  'countHeldEmailsByWave',
+  `SELECT a.import_supplier AS supplier, o.held_for_wave AS wave, count(*)::int AS emails
+     FROM email_outbox o JOIN accounts a ON a.id = o.account_id
+    WHERE o.held_for_wave IS NOT NULL AND o.status = 'PENDING'
+    GROUP BY 1, 2 ORDER BY 1, 2`,
 );
 
 export interface FailedEmail {
@@ -124,21 +141,32 @@ export const listFailedEmails = sql(
     LIMIT $1`,
 );
 
-/** The outbox as the operator sees it: e-mails per state, transient retries, the latest permanent failures. */
-export async function emailOutboxSummary(db: Queryable, failures: number) {
-  const counts = Object.fromEntries(OUTBOX_STATUSES.map((s) => [s, 0])) as Record<OutboxStatus, number>;
+/** E-mails per state as the operator sees it (HELD included), and how many PENDING ones retry. */
+export async function emailOutboxCounts(db: Queryable) {
+  const counts = Object.fromEntries(OUTBOX_VIEW_STATES.map((s) => [s, 0])) as Record<OutboxViewState, number>;
   let retrying = 0;
-  const byStatus = await db.query<{ status: OutboxStatus; n: number; with_error: number }>(
+  const byStatus = await db.query<{ status: OutboxViewState; n: number; with_error: number }>(
     countEmailsByStatus,
   );
   for (const row of byStatus.rows) {
     counts[row.status] = row.n;
     if (row.status === 'PENDING') retrying = row.with_error;
   }
+  return { counts, retrying };
+}
+
+/**
+ * The outbox as the operator sees it: e-mails per state, transient retries, the held e-mails per
+ * wave, the latest permanent failures.
+ */
+export async function emailOutboxSummary(db: Queryable, failures: number) {
+  const { counts, retrying } = await emailOutboxCounts(db);
+  const held = await db.query<{ supplier: string; wave: string; emails: number }>(countHeldEmailsByWave);
   const failed = await db.query<FailedEmail>(listFailedEmails, [failures]);
   return {
     counts,
     retrying,
+    held: held.rows,
     failures: failed.rows.map(({ last_error, failed_at, ...f }) => ({
       ...f,
       reason: last_error,

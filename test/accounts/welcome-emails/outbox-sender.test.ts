@@ -220,7 +220,7 @@ describe('the welcome e-mail sender', () => {
         retrying: number;
         failures: Record<string, unknown>[];
       }>(app, 'GET', '/email-outbox/');
-      assert.deepEqual(outbox.counts, { PENDING: 1, SENDING: 0, SENT: 50, FAILED: 1 });
+      assert.deepEqual(outbox.counts, { HELD: 0, PENDING: 1, SENDING: 0, SENT: 50, FAILED: 1 });
       assert.equal(outbox.retrying, 1);
       assert.equal(outbox.failures.length, 1);
       const [bounced] = await rows('BOUNCE');
