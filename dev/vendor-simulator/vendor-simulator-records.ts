@@ -121,7 +121,9 @@ export const SEEDED_PAYMENT_METHODS = seeded(simulatedPaymentMethod, [
  * without calling the simulator's API. After the `MD_` / `pm_` prefix, case-insensitive:
  * `fail_<status>` answers that HTTP status; `slow_<ms>` waits, then serves an active instruction;
  * `reset` drops the connection; GoCardless `status_<status>` serves a mandate in that status;
- * Stripe `detached`, `expired`, `type_<stripe type>` serve such a payment method.
+ * Stripe `detached`, `expired`, `type_<stripe type>` serve such a payment method; `other` answers
+ * for another instruction (`MD000SIMOTHER`, `pm_sim_other`), as a vendor whose data disagrees
+ * with the reference would.
  */
 export function faultEncodedIn(reference: string): VendorFault | null {
   const rest = encodedPart(reference);
@@ -145,11 +147,13 @@ export function recordEncodedIn(
   if (rest === null) return null;
   if (vendor === 'GOCARDLESS') {
     if (!reference.startsWith('MD_')) return null;
+    if (rest === 'other') return simulatedMandate('MD000SIMOTHER');
     const m = /^status_([a-z_]+)$/.exec(rest);
     if (m) return simulatedMandate(reference, { status: m[1] });
     return /^slow_\d+$/.test(rest) ? simulatedMandate(reference) : null;
   }
   if (!reference.startsWith('pm_')) return null;
+  if (rest === 'other') return simulatedPaymentMethod('pm_sim_other');
   if (rest === 'detached') return simulatedPaymentMethod(reference, DETACHED);
   if (rest === 'expired') return simulatedPaymentMethod(reference, EXPIRED_CARD);
   const m = /^type_([a-z_]+)$/.exec(rest);

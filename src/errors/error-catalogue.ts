@@ -14,6 +14,7 @@ const VENDOR_REJECTIONS = {
   payment_instruction_invalid: 400,
   payment_instruction_inactive: 400,
   payment_instruction_type_mismatch: 400,
+  payment_instruction_reference_mismatch: 400,
   vendor_authentication_failed: 400,
   vendor_not_configured: 400,
 } as const satisfies Record<VendorRejectionCode, 400>;

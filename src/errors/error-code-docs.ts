@@ -196,6 +196,12 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
     where: PAYMENT_INSTRUCTION,
     todo: VENDOR_FIX,
   },
+  payment_instruction_reference_mismatch: {
+    means:
+      'The vendor answered for another instruction than the reference sent (the detail and `vendor_reference` name it): its data disagrees with the request.',
+    where: PAYMENT_INSTRUCTION,
+    todo: 'Check the reference with the vendor (merged or re-issued mandates, a reference of another account); retrying unchanged will not help.',
+  },
   vendor_authentication_failed: {
     means: "The vendor refused this service's credentials.",
     where: PAYMENT_INSTRUCTION,

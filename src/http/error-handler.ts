@@ -65,7 +65,10 @@ export function toApiError(error: AnyError, request: FastifyRequest): ApiError |
   if (error instanceof ApiError || error instanceof RawBodyError) return error;
   if (error instanceof VendorRejection) {
     // Permanent: the request must change before it can succeed (interface 4.4).
-    return apiError(error.code, error.message, { body: { vendor: error.vendor } });
+    const body: Record<string, string> = { vendor: error.vendor };
+    // A reference mismatch names the instruction the vendor answered for (the request's is `reference`).
+    if (error.vendorReference !== null) body.vendor_reference = error.vendorReference;
+    return apiError(error.code, error.message, { body });
   }
   if (error instanceof VendorUnavailable) {
     // Intermittent: safe to retry unchanged (interface 4.4).

@@ -66,6 +66,12 @@ export const PaymentInstructionErrorSchema = Type.Object(
     vendor: Type.Optional(
       Type.String({ description: 'The payment vendor that refused or could not be reached.' }),
     ),
+    vendor_reference: Type.Optional(
+      Type.String({
+        description:
+          'payment_instruction_reference_mismatch: the instruction the vendor answered for (`reference` is the one asked for).',
+      }),
+    ),
   },
   { $id: 'PaymentInstructionError' },
 );

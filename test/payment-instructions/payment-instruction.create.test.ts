@@ -179,6 +179,30 @@ describe('POST /v1/data-import/payment-instruction/create/', () => {
     assert.equal((await rows(3)).length, 0);
   });
 
+  it('answers a vendor that answers for another instruction with 400 payment_instruction_reference_mismatch, naming both', async () => {
+    // The simulator's MD_OTHER / pm_other answer for MD000SIMOTHER / pm_sim_other over real HTTP.
+    const cases: [string, string, string, string][] = [
+      ['GOCARDLESS', 'MD_OTHER', 'DIRECT_DEBIT', 'MD000SIMOTHER'],
+      ['STRIPE', 'pm_other', 'CARD', 'pm_sim_other'],
+    ];
+    for (const [vendor, reference, type, answered] of cases) {
+      const before = sim.requests().length;
+      const res = await expectError(
+        body(3, vendor, reference, type),
+        400,
+        'payment_instruction_reference_mismatch',
+      );
+      assert.equal(sim.requests().length, before + 1, 'the vendor was asked, once');
+      const out = res.json();
+      assert.equal(out.vendor, vendor);
+      assert.equal(out.reference, reference, 'the reference asked for');
+      assert.equal(out.vendor_reference, answered, 'the instruction the vendor answered for');
+      assert.ok(out.detail.includes(reference) && out.detail.includes(answered), out.detail);
+      assert.equal(out.error_detail, out.detail);
+    }
+    assert.equal((await rows(3)).length, 0);
+  });
+
   it('answers vendor_not_configured (400) when the vendor has no credentials', async () => {
     const { app } = await buildTestAppOn(t.db, {});
     try {

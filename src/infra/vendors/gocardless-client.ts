@@ -1,5 +1,11 @@
 import type { PaymentInstructionType, PaymentVendor, VendorInstruction } from './payment-vendor.ts';
-import { fetchVendorObject, notTheObjectAskedFor, rejection, type VendorConnection } from './vendor-http.ts';
+import {
+  answeredForAnother,
+  fetchVendorObject,
+  notTheObjectAskedFor,
+  rejection,
+  type VendorConnection,
+} from './vendor-http.ts';
 
 /** The API version we speak; GoCardless requires the header on every request. */
 export const GOCARDLESS_API_VERSION = '2015-07-06';
@@ -51,9 +57,10 @@ export class GoCardlessClient implements PaymentVendor {
 
     const mandate = body.mandates as Record<string, unknown> | undefined;
     const status = text(mandate?.status);
-    if (!mandate || typeof mandate !== 'object' || mandate.id !== reference || status === null) {
+    if (!mandate || typeof mandate !== 'object' || typeof mandate.id !== 'string' || status === null) {
       throw notTheObjectAskedFor(asked);
     }
+    if (mandate.id !== reference) throw answeredForAnother(asked, mandate.id);
     if (GOCARDLESS_ENDED_STATUSES.has(status)) {
       throw rejection(asked, 'payment_instruction_inactive', `GoCardless mandate ${reference} is ${status}.`);
     }

@@ -41,6 +41,7 @@ export type VendorRejectionCode =
   | 'payment_instruction_invalid'
   | 'payment_instruction_inactive'
   | 'payment_instruction_type_mismatch'
+  | 'payment_instruction_reference_mismatch'
   | 'vendor_authentication_failed'
   | 'vendor_not_configured';
 
@@ -51,6 +52,8 @@ export class VendorRejection extends Error {
   readonly reference: string;
   /** The vendor's HTTP status, when the rejection came from an answer (for logs). */
   readonly vendorStatus: number | null;
+  /** The instruction the vendor answered for, when it is not the one asked for (reference mismatch). */
+  readonly vendorReference: string | null;
 
   constructor(options: {
     vendor: PaymentVendorName;
@@ -58,6 +61,7 @@ export class VendorRejection extends Error {
     reference: string;
     detail: string;
     vendorStatus?: number;
+    vendorReference?: string;
   }) {
     super(options.detail);
     this.name = 'VendorRejection';
@@ -65,6 +69,7 @@ export class VendorRejection extends Error {
     this.code = options.code;
     this.reference = options.reference;
     this.vendorStatus = options.vendorStatus ?? null;
+    this.vendorReference = options.vendorReference ?? null;
   }
 }
 

@@ -1,5 +1,11 @@
 import type { PaymentInstructionType, PaymentVendor, VendorInstruction } from './payment-vendor.ts';
-import { fetchVendorObject, notTheObjectAskedFor, rejection, type VendorConnection } from './vendor-http.ts';
+import {
+  answeredForAnother,
+  fetchVendorObject,
+  notTheObjectAskedFor,
+  rejection,
+  type VendorConnection,
+} from './vendor-http.ts';
 
 /** Pinned so that the shape of payment methods does not change under us with the account's default. */
 export const STRIPE_API_VERSION = '2024-06-20';
@@ -68,7 +74,8 @@ export class StripeClient implements PaymentVendor {
       },
     });
 
-    if (method.id !== reference || typeof method.type !== 'string') throw notTheObjectAskedFor(asked);
+    if (typeof method.id !== 'string' || typeof method.type !== 'string') throw notTheObjectAskedFor(asked);
+    if (method.id !== reference) throw answeredForAnother(asked, method.id);
     const stripeType = method.type;
     const actualType = instructionTypeOf(stripeType);
     if (actualType !== type) {

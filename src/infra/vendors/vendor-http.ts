@@ -195,7 +195,24 @@ export function rejection(asked: VendorObjectAsked, code: VendorRejection['code'
   return new VendorRejection({ vendor: asked.vendor, code, reference: asked.reference, detail });
 }
 
-/** A 200 whose JSON is not the object asked for (another id, no status or type). */
+/**
+ * A 200 for another object than the one asked for: the vendor's data disagrees with the
+ * request, so asking again cannot help (a mandate or payment method that was merged or
+ * re-keyed at the vendor, a reference of another account). Permanent, naming both.
+ */
+export function answeredForAnother(asked: VendorObjectAsked, answered: string) {
+  const label = VENDOR_LABELS[asked.vendor];
+  return new VendorRejection({
+    vendor: asked.vendor,
+    code: 'payment_instruction_reference_mismatch',
+    reference: asked.reference,
+    vendorReference: answered,
+    vendorStatus: 200,
+    detail: `Asked ${label} for ${asked.noun} ${asked.reference}, it answered for ${asked.noun} ${answered}; check the reference with ${label}.`,
+  });
+}
+
+/** A 200 whose JSON is not an object of the kind asked for (no id, status or type). */
 export function notTheObjectAskedFor(request: VendorObjectAsked) {
   return new VendorUnavailable({
     vendor: request.vendor,

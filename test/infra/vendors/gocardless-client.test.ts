@@ -217,7 +217,7 @@ describe('GoCardlessClient against the simulator over HTTP', () => {
     it('reports an answer that is not the mandate: vendor_unavailable (unexpected_response)', async () => {
       const answers = [
         new Response('<html>maintenance</html>', { status: 200 }),
-        Response.json({ mandates: { id: 'MD000OTHER', status: 'active' } }),
+        Response.json({ mandates: { status: 'active' } }),
         Response.json({ customers: {} }),
         new Response(null, { status: 302, headers: { location: 'http://elsewhere.invalid/' } }),
       ];
@@ -228,6 +228,19 @@ describe('GoCardlessClient against the simulator over HTTP', () => {
           'unexpected_response',
         );
       }
+    });
+
+    it('refuses an answer for another mandate for good, naming both: payment_instruction_reference_mismatch', async () => {
+      const stubbed = clientWith({
+        fetch: async () => Response.json({ mandates: { id: 'MD000OTHER', status: 'active' } }),
+      });
+      const err = await assertRejected(
+        stubbed.fetchInstruction('MD000SIMACTIVE', 'DIRECT_DEBIT'),
+        'payment_instruction_reference_mismatch',
+      );
+      assert.equal(err.reference, 'MD000SIMACTIVE');
+      assert.equal(err.vendorReference, 'MD000OTHER');
+      assert.match(err.message, /MD000SIMACTIVE.*MD000OTHER/);
     });
 
     it('succeeds on a retry once GoCardless has recovered', async () => {

@@ -140,6 +140,16 @@ describe('StripeClient against the simulator over HTTP', () => {
       );
     });
 
+    it('refuses a payment method answered for another id, naming both: payment_instruction_reference_mismatch', async () => {
+      const err = await assertRejected(
+        client.fetchInstruction('pm_other', 'CARD'),
+        'payment_instruction_reference_mismatch',
+      );
+      assert.equal(err.reference, 'pm_other');
+      assert.equal(err.vendorReference, 'pm_sim_other');
+      assert.match(err.message, /pm_other.*pm_sim_other/);
+    });
+
     it('asks Stripe about any reference, in one path segment: the vendor decides (unknown → payment_instruction_not_found)', async () => {
       const references = [
         'THIS-IS-A-FAKE-REFERENCE',
