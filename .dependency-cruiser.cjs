@@ -13,10 +13,14 @@ const LAYERS = [
   { name: 'http', rank: 4, path: '^src/http/' },
   { name: 'auth', rank: 5, path: '^src/auth/' },
   { name: 'suppliers', rank: 5, path: '^src/suppliers/' },
+  // Reference data the account checks consult (the catalogue and code lists); its routes are in api/.
+  { name: 'catalogue', rank: 5, path: '^src/catalogue/' },
   { name: 'accounts', rank: 6, path: '^src/accounts/' },
   { name: 'events', rank: 6, path: '^src/events/' },
   { name: 'account-import', rank: 7, path: '^src/account-import/' },
   { name: 'follow-ups', rank: 7, path: '^src/follow-ups/' },
+  // CSV files + a mapping profile → account payloads: a library the CLI uses; reads the payload's schema.
+  { name: 'flat-files', rank: 7, path: '^src/flat-files/' },
   { name: 'api', rank: 8, path: '^src/api/' },
   { name: 'dashboard', rank: 8, path: '^src/dashboard/' },
   { name: 'composition', rank: 9, path: '^src/((app|server|worker-process)[.]ts$|cli/|client/)' },

@@ -9,11 +9,13 @@ import { statusRoutes } from './account-import/status/status.routes.ts';
 import { waveAdminRoutes } from './account-import/waves/waves.admin-routes.ts';
 import { waveRoutes } from './account-import/waves/waves.routes.ts';
 import { registerOutboxMetrics } from './accounts/welcome-emails/outbox-metrics.ts';
+import { catalogueAdminRoutes } from './api/catalogue.admin-routes.ts';
 import { emailOutboxAdminRoutes } from './api/email-outbox.admin-routes.ts';
 import { notesRoutes } from './api/follow-ups/notes.routes.ts';
 import { paymentInstructionRoutes } from './api/follow-ups/payment-instructions.routes.ts';
 import { statementsRoutes } from './api/follow-ups/statements.routes.ts';
 import { transactionsRoutes } from './api/follow-ups/transactions.routes.ts';
+import { productRoutes } from './api/products.routes.ts';
 import { apiKeyAdminRoutes } from './auth/api-keys.admin-routes.ts';
 import { CredentialThrottle } from './auth/credential-throttle.ts';
 import { KeyScopes } from './auth/key-scopes.ts';
@@ -21,6 +23,7 @@ import { registerOperatorAuth } from './auth/operator-auth.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import { registerTokenMutation } from './auth/token-mutation.ts';
 import { TokenService } from './auth/tokens.ts';
+import { ReferenceCache } from './catalogue/reference-cache.ts';
 import type { FerryConfig } from './config.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { EventHub } from './events/event-hub.ts';
@@ -93,6 +96,11 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   const tokens = await TokenService.load(db);
   const keyScopes = await KeyScopes.open(db, { maxAgeMs: config.cacheMaxAgeMs });
   const suppliers = await openSupplierCache(db, { maxAgeMs: config.cacheMaxAgeMs });
+  // The catalogue and code lists the account checks consult, in memory (decision 0090).
+  const reference = await ReferenceCache.open(db, {
+    timeZone: config.serviceTimezone,
+    onError: (err) => app.log.error({ err }, 'reloading the reference data failed'),
+  });
   // One reader of the event feed for every live stream of the process; a coalesced NOTIFY after
   // each write that committed wakes the readers of every process (docs/decisions/0073).
   const eventHub = deps.eventHub ?? new EventHub(db, { logger: app.log });
@@ -101,6 +109,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     eventNotifier.close();
     await keyScopes.close();
     await suppliers.close();
+    await reference.close();
   });
   // Both limits hold for the fleet, through the database (docs/decisions/0074-fleet-wide-limits.md).
   const limiter = rateLimiterFor(db, config.rateLimitPerSecond, app.log);
@@ -138,7 +147,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   registerImportMetrics(metrics, db, app.log);
   registerOutboxMetrics(metrics, db, app.log);
   await registerOpenApi(app);
-  await app.register(healthRoutes, { db });
+  await app.register(healthRoutes, { db, detail: () => reference.detail() });
   await registerTokenMutation(app, { db, tokens, keyScopes, throttle: credentialThrottle });
 
   // Data-import REST routes: every one behind the token hook and supplier scoping.
@@ -151,6 +160,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     await scope.register(statusRoutes, { db });
     await scope.register(supplierStatusRoutes, { suppliers });
     await scope.register(waveRoutes, { db, suppliers });
+    await scope.register(productRoutes, { db });
     await scope.register(eventRoutes, { db, hub: eventHub });
     // Follow-up imports on imported accounts.
     const followUp: FollowUpDeps = {
@@ -180,6 +190,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
       await scope.register(emailOutboxAdminRoutes, { db });
       await scope.register(waveAdminRoutes, { db });
       await scope.register(webhookEndpointAdminRoutes, { db });
+      await scope.register(catalogueAdminRoutes, { db, reference });
     },
     { prefix: '/admin/v1' },
   );

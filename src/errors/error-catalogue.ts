@@ -76,6 +76,9 @@ export const ERROR_STATUS = {
   reconciliation_differences: 409,
   wave_approved: 409,
   welcome_emails_sent: 409,
+  // Reference data (the product catalogue and code lists): what accounts use cannot vanish.
+  product_in_use: 409,
+  code_in_use: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -244,6 +244,18 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
     where: 'POST /admin/v1/waves/<supplier>/<wave>/rollback/.',
     todo: 'Correct the accounts named in the body with follow-up imports instead.',
   },
+  product_in_use: {
+    means:
+      'The catalogue upload leaves out products or tariffs that accounts or processes (not CANCELLED) use; `accounts` and `processes` count them, `codes` names some. Nothing was stored.',
+    where: 'PUT /admin/v1/products/.',
+    todo: 'Keep those products and tariffs in the upload; end-date them (available_to) instead of removing them.',
+  },
+  code_in_use: {
+    means:
+      'The code list upload leaves out values that accounts or processes (not CANCELLED) use; `accounts` and `processes` count them, `codes` names some. Nothing was stored.',
+    where: 'PUT /admin/v1/code-lists/<name>/.',
+    todo: 'Keep those values in the list.',
+  },
 };
 
 /** Codes answered somewhere other than an error body's top-level `code`. */

@@ -277,6 +277,30 @@ export const ACCOUNT_RULE_CODES = {
       where: 'Any dated period of the account payload, and the historical statements import.',
     },
   },
+  // Checked once the operator has uploaded the catalogue or the list concerned (decision 0091);
+  // tariff_code_not_found, product_code_does_not_exist and the lists' other codes are also the
+  // form checks' (field formats).
+  catalogue: {
+    agreement_effective_from_before_product_available_from:
+      "An agreement on a variable or tracker product starts before the product's available_from; reported at the agreement.",
+    agreement_cannot_start_before_product_available:
+      "An agreement on a fixed product starts before the product's available_from; reported at the agreement.",
+    open_ended_agreement_for_end_dated_product:
+      'An agreement without effective_to is on a product with an available_to; reported at the agreement.',
+    tariff_type_does_not_match_meter_type:
+      "An active agreement's tariff is for another payment method: a prepayment meter needs a PREPAYMENT tariff, a credit meter another one.",
+    tariff_type_does_not_match_meter_point_type:
+      "The agreement's tariff is for another fuel, or another number of registers, than the meter point.",
+    tariff_region_does_not_match_meter_point:
+      "The agreement's tariff is for another region than the meter point's GSP group (Ferry's own code).",
+    rate_band_does_not_exist:
+      "A rate override names a band the agreement's tariff does not list (at the agreement), or a supply-charge line item one its product does not (at the line item's rate_band).",
+    psr_record_description_not_found: 'The PSR description is not in the uploaded psr-description list.',
+    partner_organisation_does_not_exist: 'The organisation is not in the uploaded partner-organisation list.',
+    affiliate_organisation_does_not_exist:
+      'The affiliate organisation is not in the uploaded affiliate-organisation list.',
+    payment_plan_strategy_does_not_exist: 'The strategy is not in the uploaded payment-plan-strategy list.',
+  },
 } as const satisfies Record<string, Record<string, ItemCodeEntry>>;
 
 /** The parts of the account, as the reference names them. */
@@ -292,4 +316,5 @@ export const ACCOUNT_RULE_PARTS: Record<keyof typeof ACCOUNT_RULE_CODES, string>
   payments: 'payments',
   extras: 'campaigns, references and other extras',
   shared: 'several parts',
+  catalogue: 'the product catalogue and code lists',
 };
