@@ -239,7 +239,10 @@ export function registerJsonBodies(app: FastifyInstance) {
   refuseOtherBodies(app);
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
+  // Route first, then body: a request no route matches is 404 whatever its body (the handler
+  // never reads it), so neither parser judges it.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
+    if (request.is404) return done(null, undefined);
     const list = request.routeOptions.config?.bodyLines === true;
     const read = readJson(parseJson, request, String(raw), list);
     if (read.ok) done(null, read.value);
@@ -249,6 +252,7 @@ export function registerJsonBodies(app: FastifyInstance) {
   // Each non-blank line is read as a whole JSON body is, and refused alone: a bad line is its own
   // 400 (the answer its body would get on its own), never the request's.
   app.addContentTypeParser('application/x-ndjson', { parseAs: 'string' }, (request, raw, done) => {
+    if (request.is404) return done(null, undefined);
     if (request.routeOptions.config?.bodyLines !== true) return done(unsupportedMediaType(), undefined);
     const lines = String(raw)
       .split('\n')

@@ -196,6 +196,48 @@ describe('answers of the HTTP layer', () => {
     assert.ok(!res.body.includes(MARKER), res.body);
   });
 
+  it('routes first, then reads the body: an unknown route is 404 not_found whatever its body, content type and credentials', async () => {
+    const bodies: [string, string][] = [
+      ['application/x-ndjson', '{"external_account_number":"A"}\n{"external_account_number":"B"}\n'],
+      ['application/json', '{"not": "closed"'],
+      ['application/json', '{"fine": true}'],
+      ['text/csv', 'a,b\n1,2\n'],
+      ['application/xml', '<a/>'],
+    ];
+    const routes: [string, string][] = [
+      ['PUT', '/v9/whatever/'],
+      ['POST', `/v2/data-import/no-such-thing/${MARKER}/`],
+      ['POST', '/admin/v1/no-such-thing/'],
+      // A known path with a method it does not take is no route either.
+      ['PUT', '/v2/data-import/accounts/validate/'],
+      ['DELETE', '/v2/data-import/accounts/bulk/'],
+    ];
+    for (const [method, url] of routes) {
+      for (const [contentType, payload] of bodies) {
+        for (const auth of [{}, headers, adminHeaders]) {
+          const res = await t.app.inject({
+            method: method as 'PUT',
+            url,
+            headers: { ...auth, 'content-type': contentType },
+            payload,
+          });
+          assert.equal(res.statusCode, 404, `${method} ${url} ${contentType}: ${res.body}`);
+          assertOurFormat(res.body, 'not_found');
+          assert.ok(!res.body.includes(MARKER), res.body);
+        }
+      }
+    }
+    // A known route still refuses NDJSON it does not take with 415, before validating anything.
+    const known = await t.app.inject({
+      method: 'POST',
+      url: '/v2/data-import/accounts/validate/',
+      headers: { ...headers, 'content-type': 'application/x-ndjson' },
+      payload: '{}\n',
+    });
+    assert.equal(known.statusCode, 415, known.body);
+    assertOurFormat(known.body, 'unsupported_media_type');
+  });
+
   describe('over a real socket', () => {
     it('answers oversized headers with 431 in our format', async () => {
       const answer = await rawRequest(
