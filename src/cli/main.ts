@@ -9,6 +9,7 @@ import { AdminApiError, ServiceUnreachableError } from './admin-client.ts';
 import { runAdminCommand } from './admin-commands.ts';
 import { runEventsCommand } from './events-commands.ts';
 import { commandHelp, didYouMean, suggestCommand, suggestOption } from './help.ts';
+import { runMapCommand } from './map-commands.ts';
 import { stopWhenNpxParentEnds } from './npx-parent.ts';
 import { isClusterProcess, runClusterPrimary } from './process-cluster.ts';
 import { runPushCommand } from './push/push-command.ts';
@@ -48,6 +49,7 @@ Supplier (one request body a line; \`ferry push --help\` for the report and exit
   push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>] [--concurrency N]
                 [--dry-run] [--validate-only [--summary FILE]] [--no-wait] [--retry-rejected]
   push notes|transactions|statements|payment-instructions <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
+  map accounts --profile <profile.yaml> [--out <book.ndjson>]  CSV files + a mapping profile → a book (\`ferry map --help\`)
   wave reconcile <supplier> <wave> [--expectations FILE] [--differences N] [--json] --url <base> --api-key <key>
   events tail --supplier S [--after CURSOR|now] [--types A,B] [--follow] [--json] --url <base> --api-key <key>
 
@@ -168,6 +170,8 @@ export async function main(argv: string[]): Promise<number> {
   stopWhenNpxParentEnds();
   // push has options of its own (docs/product.md, Push), parsed by its command.
   if (argv[0] === 'push') return runPushCommand(argv.slice(1));
+  // And map (CSV files and a mapping profile → a book).
+  if (argv[0] === 'map') return runMapCommand(argv.slice(1));
   // So has the supplier's `wave reconcile` (a token, not the operator key).
   if (argv[0] === 'wave' && argv[1] === 'reconcile') return runWaveReconcile(argv.slice(2));
   // And `events tail` (a token too; --follow runs until a signal).

@@ -99,10 +99,16 @@ function orderFiles(profile: Profile, problems: string[]): ProfileFile[] {
     ordered.push(...frontier);
     frontier = profile.files.filter((f) => f.parent !== null && !placed.has(f.name) && placed.has(f.parent));
   }
+  // A file left out lies below a parent the profile lacks (reported above) or in a cycle.
   for (const f of profile.files) {
-    if (!placed.has(f.name) && byName.has(f.parent ?? '') && roots.length === 1) {
-      problems.push(`files.${f.name}.parent: the parents form a cycle`);
+    if (placed.has(f.name) || roots.length !== 1) continue;
+    const seen = new Set<string>();
+    let at: ProfileFile | undefined = f;
+    while (at && !seen.has(at.name)) {
+      seen.add(at.name);
+      at = byName.get(at.parent ?? '');
     }
+    if (at) problems.push(`files.${f.name}.parent: the parents form a cycle`);
   }
   return ordered;
 }

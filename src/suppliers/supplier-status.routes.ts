@@ -1,8 +1,9 @@
 /**
  * `GET /v2/data-import/suppliers/:import_supplier_code/`: a supplier's own view of its migration's
  * status (Ongoing, Paused, Complete), so a client (`ferry push`) can tell a pause from a slow
- * worker. Registered in the data-import scope: the token hook refuses a key scoped to other
- * suppliers (403, from the path parameter) before anything is looked up.
+ * worker, and the service's identifier (service-identity.ts), which `ferry push` binds its report
+ * to. Registered in the data-import scope: the token hook refuses a key scoped to other suppliers
+ * (403, from the path parameter) before anything is looked up.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -17,14 +18,18 @@ const SupplierStatusView = Type.Object(
       description:
         'Ongoing: accounts are scheduled and created. Paused: creation requests are refused (import_supplier_paused) and scheduled accounts wait until it is Ongoing again. Complete: the migration is over.',
     }),
+    service_id: Type.String({
+      description:
+        "The service's identifier: generated once and kept in its database, the same from every process of the service, another for another database. A client binds what it records (ferry push's report) to it.",
+    }),
   },
   { description: "The supplier's migration status." },
 );
 
-export const supplierStatusRoutes: FastifyPluginAsyncTypebox<{ suppliers: SupplierCache }> = async (
-  app,
-  { suppliers },
-) => {
+export const supplierStatusRoutes: FastifyPluginAsyncTypebox<{
+  suppliers: SupplierCache;
+  serviceId: string;
+}> = async (app, { suppliers, serviceId }) => {
   app.get(
     '/v2/data-import/suppliers/:import_supplier_code/',
     {
@@ -39,7 +44,7 @@ export const supplierStatusRoutes: FastifyPluginAsyncTypebox<{ suppliers: Suppli
       // The cache hears of every change (NOTIFY), as scheduling does: a pause shows at once.
       const supplier = await suppliers.get(request.params.import_supplier_code);
       if (!supplier) throw notFound('No import supplier has that code.');
-      return { code: supplier.code, status: supplier.status };
+      return { code: supplier.code, status: supplier.status, service_id: serviceId };
     },
   );
 };

@@ -135,7 +135,9 @@ describe('ferry push and a paused supplier', () => {
       t.app.inject({ method: 'GET', url: `/v2/data-import/suppliers/${code}/`, headers: h });
     const mine = await get('STATUS_MINE');
     assert.equal(mine.statusCode, 200);
-    assert.deepEqual(mine.json(), { code: 'STATUS_MINE', status: 'Paused' });
+    const { service_id, ...status } = mine.json();
+    assert.deepEqual(status, { code: 'STATUS_MINE', status: 'Paused' });
+    assert.match(service_id, /^[0-9a-f-]{36}$/, 'the service identifier a push binds its report to');
     const theirs = await get('STATUS_THEIRS');
     assert.equal(theirs.statusCode, 403);
     assert.equal(theirs.json().code, 'permission_denied');

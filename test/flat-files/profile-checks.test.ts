@@ -31,10 +31,13 @@ describe('mapping profile checks (before any row is read)', () => {
     const plan = planProfile(parseProfile(BASE, '/data'));
     assert.equal(plan.profile.name, 'tiny');
     assert.equal(plan.profile.version, 2);
-    assert.deepEqual(plan.files.map((f) => [f.file.name, f.file.path, f.scope, f.columns]), [
-      ['accounts', '/data/a.csv', '', ['NO']],
-      ['customers', '/data/c.csv', 'customers[]', ['ACC', 'NAME']],
-    ]);
+    assert.deepEqual(
+      plan.files.map((f) => [f.file.name, f.file.path, f.scope, f.columns]),
+      [
+        ['accounts', '/data/a.csv', '', ['NO']],
+        ['customers', '/data/c.csv', 'customers[]', ['ACC', 'NAME']],
+      ],
+    );
   });
 
   it('names an unknown payload path by its profile key', () => {
@@ -87,8 +90,25 @@ describe('mapping profile checks (before any row is read)', () => {
   });
 
   it('expands a repeated column group into the columns it reads', () => {
-    const yaml = `${BASE.replace(/ {2}customers: .*\n/, '').replace('  customers[].given_name: { column: NAME, trim: true }\n', '')}groups:\n  customers: { from: 1, to: 3, when: "C{n}_NAME" }\nfields2: x\n`.replace('fields2: x\n', '');
-    const plan = planProfile(parseProfile(`${yaml.replace('fields:\n', 'fields:\n  customers[].given_name: "C{n}_NAME"\n  customers[].email: "C{n}_MAIL"\n')}`, '/tmp'));
-    assert.deepEqual(plan.files[0].columns, ['NO', 'C1_NAME', 'C2_NAME', 'C3_NAME', 'C1_MAIL', 'C2_MAIL', 'C3_MAIL']);
+    const yaml =
+      `${BASE.replace(/ {2}customers: .*\n/, '').replace('  customers[].given_name: { column: NAME, trim: true }\n', '')}groups:\n  customers: { from: 1, to: 3, when: "C{n}_NAME" }\nfields2: x\n`.replace(
+        'fields2: x\n',
+        '',
+      );
+    const plan = planProfile(
+      parseProfile(
+        `${yaml.replace('fields:\n', 'fields:\n  customers[].given_name: "C{n}_NAME"\n  customers[].email: "C{n}_MAIL"\n')}`,
+        '/tmp',
+      ),
+    );
+    assert.deepEqual(plan.files[0].columns, [
+      'NO',
+      'C1_NAME',
+      'C2_NAME',
+      'C3_NAME',
+      'C1_MAIL',
+      'C2_MAIL',
+      'C3_MAIL',
+    ]);
   });
 });

@@ -15,8 +15,19 @@ import { compactNdjson, cutTornLine, journalPath, ndjsonRecords } from './push-r
 export const RETRIED_STATUSES = new Set(['REJECTED', 'ERRORED', 'DRY_RUN_ERRORED']);
 
 export type PriorDecision =
-  /** `changed`: the line differs from the one reported, but its account was created already. */
-  { kind: 'final'; status: string; changed?: boolean } | { kind: 'poll' } | { kind: 'send' };
+  /**
+   * `changed`: the line differs from the one reported, but its account was created already.
+   * `index`: the report line's (sameAccount, supersede).
+   */
+  { kind: 'final'; status: string; index: number; changed?: boolean } | { kind: 'poll' } | { kind: 'send' };
+
+/** A 32-bit FNV-1a hash of an account number (0 for none): the report's numbers, compactly. */
+function numberHash(accountNumber: string | null): number {
+  if (accountNumber === null) return 0;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < accountNumber.length; i++) h = Math.imul(h ^ accountNumber.charCodeAt(i), 0x01000193);
+  return (h >>> 0) | 1;
+}
 
 /**
  * A changed line whose account was created is not sent again: the service creates an account
@@ -61,6 +72,8 @@ export class PriorReport {
   #digestHigh = new Uint32Array(1024);
   #digestLow = new Uint32Array(1024);
   #hasDigest = new Uint8Array(1024);
+  /** The reported service account number's hash (numberHash). */
+  #accountNumber = new Uint32Array(1024);
   /** Report lines another line replaces: an older line of the same key, or one sent again. */
   #superseded = new Uint8Array(1024);
   /** Report lines of an account the input still has (decide was asked about it). */
@@ -114,6 +127,8 @@ export class PriorReport {
     if (s === -1) s = this.#statuses.push(status) - 1;
     this.#status = grown(this.#status, index);
     this.#status[index] = s;
+    this.#accountNumber = grown(this.#accountNumber, index);
+    this.#accountNumber[index] = numberHash(asKeyPart(line.service_account_number));
     const digest = asKeyPart(line.digest);
     this.#hasDigest = grown(this.#hasDigest, index);
     this.#digestHigh = grown(this.#digestHigh, index);
@@ -127,6 +142,16 @@ export class PriorReport {
       const signature = bookSignature(Array.isArray(line.errors) ? line.errors : []);
       if (signature) this.#bookSignatures.set(index, signature);
     }
+  }
+
+  /** Whether the report line at `index` gives this service account number. */
+  sameAccount(index: number, accountNumber: string | null): boolean {
+    return this.#accountNumber[index] === numberHash(accountNumber);
+  }
+
+  /** Whether an earlier run left anything: report lines or a journal. */
+  get written(): boolean {
+    return this.lines > 0 || this.#journal.size > 0;
   }
 
   supersede(index: number): void {
@@ -157,13 +182,13 @@ export class PriorReport {
       const status = this.#statuses[this.#status[index]];
       const changed = this.#digestDiffers(index, digest);
       if (status === CREATED && !journalIsNewer)
-        return { kind: 'final', status, ...(changed ? { changed } : {}) };
+        return { kind: 'final', status, index, ...(changed ? { changed } : {}) };
       const again =
         journalIsNewer ||
         changed ||
         (this.options.retryRejected && RETRIED_STATUSES.has(status)) ||
         (this.options.validate && bookSignature(bookErrors) !== (this.#bookSignatures.get(index) ?? ''));
-      if (!again) return { kind: 'final', status };
+      if (!again) return { kind: 'final', status, index };
       this.supersede(index);
     }
     if (journalIsNewer && (journal.digest === null || journal.digest === digest)) return { kind: 'poll' };

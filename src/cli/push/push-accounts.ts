@@ -21,9 +21,11 @@ import {
 } from './push-account-lines.ts';
 import { type PolledPush, pollUntilDone } from './push-account-polling.ts';
 import { PriorReport } from './push-account-prior.ts';
+import { ResumeDecisions, type Resumed } from './push-account-resume.ts';
 import { type BookChecks, checkBook } from './push-book-checks.ts';
 import { errorsOf, type ReportedError, readInputLines } from './push-input.ts';
 import { journalPath, NdjsonAppender, removeJournal } from './push-report.ts';
+import { ReportBinding } from './push-report-binding.ts';
 import type { Answer, PushSession } from './push-session.ts';
 import {
   DEFAULT_PAUSE_TIMING,
@@ -42,8 +44,6 @@ export const BULK_PATH = '/v2/data-import/accounts/bulk/';
 export const VALIDATE_BULK_PATH = '/v2/data-import/accounts/validate/bulk/';
 export const STATUSES_PATH = '/v2/data-import/accounts/statuses/';
 const BULK_MAX_LINES = 1_000;
-/** Lines changed after their account was created that are named one by one; the rest are counted. */
-const WARN_FIRST = 5;
 
 export interface AccountPushOptions {
   session: PushSession;
@@ -79,6 +79,8 @@ export class AccountPush {
   readonly pauses: SupplierPauses;
   #prepared: Promise<void> | null = null;
   #prior!: PriorReport;
+  /** What the report is bound to (not under --validate-only: it reports no service's state). */
+  #binding: ReportBinding | null = null;
   #book: BookChecks | null = null;
   #report!: NdjsonAppender;
   #journal: NdjsonAppender | null = null;
@@ -86,7 +88,6 @@ export class AccountPush {
   #finishedThisRun = 0;
   #sendingDone = false;
   #aborted = false;
-  #changedCreated = 0;
   /** Set when the run follows the event feed. */
   #follower: FeedFollower | null = null;
 
@@ -108,6 +109,8 @@ export class AccountPush {
         retryRejected: this.options.retryRejected ?? false,
         validate,
       });
+      if (!validate)
+        this.#binding = await ReportBinding.open(this.options.session, reportPath, this.#prior.written);
       if (validate) {
         const started = Date.now();
         warn('checking the whole book: external account numbers and unique identifiers given twice');
@@ -207,9 +210,19 @@ export class AccountPush {
     return 0;
   }
 
-  /** The input's accounts still to send; resumed ones are counted or queued for polling instead. */
+  /**
+   * The input's accounts still to send; resumed ones are counted, reported anew or queued for
+   * polling instead, once the service has confirmed what the report calls final.
+   */
   async *#toSend(): AsyncGenerator<Entry> {
     const book = this.#book;
+    const resume = new ResumeDecisions({
+      prior: this.#prior,
+      session: this.#binding ? this.options.session : null,
+      batchStatus: this.options.batchStatus ?? false,
+      concurrency: this.options.concurrency,
+      warn: this.options.warn,
+    });
     // A repeated external account number is sent once; --validate-only reports each line instead.
     const seen = book ? null : new Set<string>();
     for await (const input of readInputLines(this.options.file)) {
@@ -221,49 +234,36 @@ export class AccountPush {
         continue;
       }
       seen?.add(entry.key);
+      if (entry.supplier !== null) await this.#binding?.bind(entry.supplier);
       if (book && input.parseError === null) entry.bookErrors = book.errorsOf(entry.line, entry.value);
-      const decision = this.#prior.decide(entry.key, entry.digest, entry.bookErrors);
-      if (decision.kind === 'final') {
-        if (decision.changed) this.#changedAfterCreation(entry);
-        this.finals.set(entry.key, decision.status);
-        continue;
-      }
-      if (input.parseError !== null) {
-        this.#final(entry, 'REJECTED', null, [
-          { code: 'invalid_json', attr: null, detail: input.parseError },
-        ]);
-        continue;
-      }
-      if (entry.supplier !== null) this.suppliers.add(entry.supplier);
-      if (decision.kind === 'poll') {
-        const o = outstandingOf(entry, 0);
-        this.outstanding.set(entry.key, o);
-        this.#follower?.resumed(o);
-        continue;
-      }
-      yield entry;
+      for (const resumed of await resume.take(entry, input.parseError, entry.bookErrors))
+        if (this.#resumed(resumed)) yield resumed.entry;
     }
-    this.#changedAfterCreation(null);
+    for (const resumed of await resume.end()) if (this.#resumed(resumed)) yield resumed.entry;
   }
 
-  /**
-   * Told of lines changed since their account was created (not sent again): the first few by
-   * name as they come, then how many in all.
-   */
-  #changedAfterCreation(e: Entry | null): void {
-    if (e === null) {
-      if (this.#changedCreated > WARN_FIRST)
-        this.options.warn(
-          `${this.#changedCreated} lines in all changed after their account was created; not sent`,
-        );
-      return;
+  /** Applies a line's outcome on resuming; true when it is to be sent. */
+  #resumed({ entry, parseError, outcome }: Resumed): boolean {
+    if (outcome.kind === 'final') {
+      this.finals.set(entry.key, outcome.status);
+      return false;
     }
-    if (++this.#changedCreated <= WARN_FIRST) {
-      this.options.warn(
-        `line ${e.line}: account ${e.key} was created (PROCESSED) before this line changed; not sent again ` +
-          '(the service creates an account once)',
-      );
+    if (outcome.kind === 'reported') {
+      this.#final(entry, outcome.status, outcome.accountNumber, outcome.errors);
+      return false;
     }
+    if (parseError !== null) {
+      this.#final(entry, 'REJECTED', null, [{ code: 'invalid_json', attr: null, detail: parseError }]);
+      return false;
+    }
+    if (entry.supplier !== null) this.suppliers.add(entry.supplier);
+    if (outcome.kind === 'poll') {
+      const o = outstandingOf(entry, 0);
+      this.outstanding.set(entry.key, o);
+      this.#follower?.resumed(o);
+      return false;
+    }
+    return true;
   }
 
   async *#batches(): AsyncGenerator<Entry[]> {

@@ -18,6 +18,7 @@ import {
 import { FOLLOW_UP_KINDS, type FollowUpKind, FollowUpPush } from './push-follow-ups.ts';
 import { countInputLines } from './push-input.ts';
 import { startProgress } from './push-progress.ts';
+import { PushRefusal } from './push-report-binding.ts';
 import { CONNECTION_OPTIONS, PushAbort, PushSession } from './push-session.ts';
 import { formatSummary, summarizeReport, writeSummary } from './push-summary.ts';
 import { DEFAULT_PAUSE_TIMING, type PauseTiming, SUPPLIER_PATH } from './push-supplier-pause.ts';
@@ -200,6 +201,11 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
     }
     return code;
   } catch (err) {
+    // Nothing a re-run of the same command can change: told in one line.
+    if (err instanceof PushRefusal) {
+      io.err(`ferry push: ${err.message}\n`);
+      return 2;
+    }
     if (err instanceof PushAbort) {
       io.err(
         `ferry push: ${err.message}\nWhat is done is in ${reportPath}; re-run the same command to resume.\n`,
