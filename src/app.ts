@@ -42,6 +42,7 @@ import { rateLimiterFor } from './http/rate-limit.ts';
 import { registerRequestDeadlines } from './http/request-deadline.ts';
 import { RequestLog } from './http/request-log.ts';
 import type { Db } from './infra/db/db.ts';
+import { loadServiceId } from './infra/db/service-identity.ts';
 import type { ObjectStore } from './infra/storage/object-store.ts';
 import type { PaymentVendors } from './infra/vendors/vendor-registry.ts';
 import { supplierStatusRoutes } from './suppliers/supplier-status.routes.ts';
@@ -94,6 +95,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   });
   const { db } = deps;
   const tokens = await TokenService.load(db);
+  const serviceId = await loadServiceId(db);
   const keyScopes = await KeyScopes.open(db, { maxAgeMs: config.cacheMaxAgeMs });
   const suppliers = await openSupplierCache(db, { maxAgeMs: config.cacheMaxAgeMs });
   // The catalogue and code lists the account checks consult, in memory (decision 0090).
@@ -158,7 +160,7 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     registerTokenAuth(scope, { tokens, keyScopes, limiter });
     await scope.register(accountImportRoutes, { db, config, suppliers });
     await scope.register(statusRoutes, { db });
-    await scope.register(supplierStatusRoutes, { suppliers });
+    await scope.register(supplierStatusRoutes, { suppliers, serviceId });
     await scope.register(waveRoutes, { db, suppliers });
     await scope.register(productRoutes, { db });
     await scope.register(eventRoutes, { db, hub: eventHub });
