@@ -5,6 +5,7 @@ import { errorCodeCounts } from '../account-import/operator/supplier-activity.qu
 import {
   type RefusalRow,
   readSupplierScheduleRefusals,
+  splitRefusals,
 } from '../account-import/refusals/schedule-refusals.ts';
 import { listSupplierWaves, type WaveSummary } from '../account-import/waves/wave-list.queries.ts';
 import { emailOutboxSummary } from '../accounts/welcome-emails/outbox.queries.ts';
@@ -170,10 +171,19 @@ ${
 }</section>`;
 }
 
-/** Refusals at scheduling by code (decision 0065): accounts the API refused, which left no process. */
+/**
+ * Refusals at scheduling by code (decision 0065): accounts the API refused, which left no process.
+ * Those for the supplier's state (Paused, Complete) have a line of their own (decision 0081).
+ */
 async function refusalsSection(db: Db, code: string) {
-  const rows = (await db.query<RefusalRow>(readSupplierScheduleRefusals, [code])).rows;
+  const all = (await db.query<RefusalRow>(readSupplierScheduleRefusals, [code])).rows;
+  const { data: rows, supplierState } = splitRefusals(all);
+  const stateLines = supplierState.map(
+    (r) =>
+      html`<p data-supplier-state-refusals="${r.code}">While the supplier was ${r.code === 'import_supplier_paused' ? 'paused' : 'complete'}: <strong>${r.refusals}</strong> scheduling requests refused (<code>${r.code}</code>; a waiting push's retries included, nothing wrong with the data), the last ${wireDatetime(r.last_refused_at)}.</p>`,
+  );
   return html`<section aria-labelledby="refusals"><h2 id="refusals">Refused at scheduling</h2>
+${stateLines}
 ${
   rows.length
     ? html`<table><thead><tr><th scope="col">Code</th><th scope="col" class="num">Refusals</th><th scope="col">Last</th></tr></thead>
@@ -181,7 +191,7 @@ ${
         (r) =>
           html`<tr data-refusal="${r.code}"><th scope="row"><code>${r.code}</code></th><td class="num">${r.refusals}</td><td>${wireDatetime(r.last_refused_at)}</td></tr>`,
       )}</tbody></table>`
-    : html`<p>No account has been refused.</p>`
+    : html`<p>No account has been refused for its data.</p>`
 }</section>`;
 }
 

@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Queryable } from '../../infra/db/db.ts';
 import { IMPORT_PROCESS_STATUSES } from '../../vocabulary/import-process-states.ts';
-import { readScheduleRefusals } from '../refusals/schedule-refusals.ts';
+import { readScheduleRefusals, splitRefusals } from '../refusals/schedule-refusals.ts';
 import { foldTallyChanges, readQueueLag, readTallies, type TallyRow } from './import-metrics.queries.ts';
 
 /** A scrape folds the changes itself when this many wait (no worker has folded them lately). */
@@ -68,7 +68,8 @@ async function readSnapshot(db: Queryable, log: Pick<FastifyBaseLogger, 'warn'>)
 
 /**
  * Registers ferry_import_processes{supplier,status}, ferry_accounts_created_total{supplier},
- * ferry_import_errors_total{supplier,code}, ferry_schedule_refusals_total{supplier,code} and
+ * ferry_import_errors_total{supplier,code}, ferry_schedule_refusals_total{supplier,code},
+ * ferry_supplier_state_refusals_total{supplier,code} and
  * ferry_import_queue_lag_seconds on `registry`. The
  * families of one scrape share one read; a read that fails (the database away) leaves the last
  * values. A supplier with processes has an accounts-created sample, zero included.
@@ -139,10 +140,19 @@ export function registerImportMetrics(
     },
     {
       name: 'ferry_schedule_refusals_total',
-      help: 'Accounts refused when they were to be scheduled (no process was created), by supplier and code; a validation refusal counts once per distinct item code.',
+      help: "Accounts refused when they were to be scheduled (no process was created) for their data, by supplier and code; a validation refusal counts once per distinct item code. Refusals for the supplier's state are ferry_supplier_state_refusals_total.",
       labelNames: ['supplier', 'code'],
       fill: (counter, s) => {
-        for (const r of s.refusals)
+        for (const r of splitRefusals(s.refusals).data)
+          counter.inc({ supplier: r.import_supplier, code: r.code }, Number(r.refusals));
+      },
+    },
+    {
+      name: 'ferry_supplier_state_refusals_total',
+      help: 'Scheduling requests refused because the supplier was Paused or Complete, by supplier and code: about the supplier, not the data, and repeated by every retry of a push waiting out a pause.',
+      labelNames: ['supplier', 'code'],
+      fill: (counter, s) => {
+        for (const r of splitRefusals(s.refusals).supplierState)
           counter.inc({ supplier: r.import_supplier, code: r.code }, Number(r.refusals));
       },
     },

@@ -1,10 +1,13 @@
 /**
  * Refusals at scheduling (decision 0065): an account refused by V2 create, a bulk line or V1
  * create-or-update leaves no import process, so they are counted here per supplier and code, for
- * /metrics (`ferry_schedule_refusals_total`) and the supplier's dashboard page.
+ * /metrics and the supplier's dashboard page. A refusal for the supplier's state (Paused,
+ * Complete) says nothing of the account's data, and a push waiting out a pause repeats it every
+ * try: those are shown apart (`ferry_supplier_state_refusals_total`, a line of their own), the
+ * data-quality ones in `ferry_schedule_refusals_total` and the table (decision 0081).
  */
 import { accountOf } from '../../accounts/account-checks.ts';
-import { answerOf } from '../../errors/error-catalogue.ts';
+import { answerOf, type ErrorCode } from '../../errors/error-catalogue.ts';
 import { batcher } from '../../infra/batcher.ts';
 import { type Queryable, sql } from '../../infra/db/db.ts';
 
@@ -34,6 +37,20 @@ export const readSupplierScheduleRefusals = sql(
   `SELECT code, refusals::text AS refusals, last_refused_at
      FROM schedule_refusals WHERE import_supplier = $1 ORDER BY refusals DESC, code`,
 );
+
+/** Codes of a refusal for the supplier's state, not the account's data. */
+export const SUPPLIER_STATE_REFUSALS: ReadonlySet<string> = new Set([
+  'import_supplier_paused',
+  'import_supplier_complete',
+] satisfies ErrorCode[]);
+
+/** Rows split into refusals of the account's data and refusals for the supplier's state. */
+export function splitRefusals<T extends { code: string }>(rows: T[]): { data: T[]; supplierState: T[] } {
+  return {
+    data: rows.filter((r) => !SUPPLIER_STATE_REFUSALS.has(r.code)),
+    supplierState: rows.filter((r) => SUPPLIER_STATE_REFUSALS.has(r.code)),
+  };
+}
 
 export interface RefusalRow {
   code: string;
