@@ -173,8 +173,10 @@ async function partition(plan: BookPlan, ctx: { dir: string; buckets: number; pr
 
 export function orphan(
   problems: ProblemLog,
-  p: { f: FilePlan; parent: FilePlan; line: number; column: number; value: string },
+  p: { f: FilePlan; parent: FilePlan; line: number; column: number; value: string; parentOrphaned?: boolean },
 ) {
+  const key = JSON.stringify(p.value.replaceAll(KEY_SEPARATOR, '+'));
+  const parentFile = basename(p.parent.file.path);
   problems.add({
     code: 'orphan_row',
     file: basename(p.f.file.path),
@@ -182,7 +184,9 @@ export function orphan(
     column: p.column,
     header: p.f.file.join.join('+'),
     key: `files.${p.f.file.name}.join`,
-    detail: `no row of ${basename(p.parent.file.path)} has the key ${JSON.stringify(p.value.replaceAll(KEY_SEPARATOR, '+'))}`,
+    detail: p.parentOrphaned
+      ? `the row of ${parentFile} with the key ${key} belongs to no account`
+      : `no row of ${parentFile} has the key ${key}`,
   });
 }
 
@@ -267,6 +271,11 @@ async function assemble(
   for (let i = 1; i < plan.files.length; i++) {
     const f = plan.files[i];
     const parent = plan.files[f.parent];
+    // A key the parent's rows of this bucket have: that parent row was itself left out.
+    const parentKeyAt = parent.file.key.map((c) => parent.columns.indexOf(c) + 1);
+    const parentKeys = new Set(
+      rowsByFile[f.parent].map((r) => parentKeyAt.map((j) => r[j]).join(KEY_SEPARATOR)),
+    );
     for (const [key, rows] of children[i]) {
       for (const row of rows) {
         orphan(ctx.problems, {
@@ -275,6 +284,7 @@ async function assemble(
           line: row[0] as number,
           column: f.positions[f.columns.indexOf(f.file.join[0])],
           value: key,
+          parentOrphaned: parentKeys.has(key),
         });
       }
     }
