@@ -307,7 +307,7 @@ describe('ferry push following the event feed', () => {
         JSON.stringify(i === 0 ? { payload: a, task_params: { schedule_window_start: DUE } } : a),
       );
       writeFileSync(file, `${lines.join('\n')}\n`);
-      // Stall checks every 0.5 s here: the safety read comes after six of them, 3 s of quiet.
+      // Stall checks every 0.5 s here: the safety read comes after twenty of them, 10 s of quiet.
       const run = startPush([file, '--url', proxy.url, '--api-key', apiKey, '--report', report], {
         FERRY_PUSH_PAUSE_MAX_MS: '500',
       });

@@ -119,7 +119,7 @@ describe('ferry push and a paused supplier', () => {
       .split('\n')
       .filter((l) => l.startsWith('ferry push accounts:'))
       .at(-1);
-    assert.match(progress ?? '', /paused; waiting$/, 'no ETA while paused');
+    assert.match(progress ?? '', /paused; waiting for it to be resumed$/, 'no ETA while paused');
     assert.deepEqual(readNdjson(report), []);
     await setStatus(supplier, 'Ongoing');
     assert.equal(await run.done, 0, run.err());

@@ -28,7 +28,28 @@ describe('push progress', () => {
   it('says a supplier is paused instead of an ETA', () => {
     assert.equal(
       speedOf({ finished: 1000, seconds: 5, remaining: 1000, paused: ['ACME'] }),
-      'supplier ACME paused; waiting',
+      'supplier ACME paused; waiting for it to be resumed',
+    );
+  });
+
+  it('says the pause, not a rate or an ETA, on its lines while a supplier is paused', () => {
+    let written = '';
+    const stream = { isTTY: false, write: (s: string) => (written += s) } as unknown as NodeJS.WriteStream;
+    // A rate well known (600 final) before the pause: it would fall, and the ETA grow, while paused.
+    const progress = startProgress(
+      {
+        total: 800,
+        counts: () => ({ PROCESSED: 600, SCHEDULED: 200 }),
+        final: () => 600,
+        finishedThisRun: () => 600,
+        paused: () => ['ACME'],
+      },
+      { stream, label: 'ferry push accounts', intervalMs: 60_000 },
+    );
+    progress.stop();
+    assert.equal(
+      written,
+      'ferry push accounts: 600/800 final (PROCESSED 600, SCHEDULED 200), supplier ACME paused; waiting for it to be resumed\n',
     );
   });
 

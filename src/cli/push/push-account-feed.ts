@@ -41,10 +41,10 @@ export const FEED_WAIT_MS = 250;
 /** Account numbers read in one statuses request. */
 const LOOKUP_BATCH = 1_000;
 /**
- * Stall periods (10 s each by default) with nothing told and no supplier paused before the
- * statuses of what waits are read once: a safety net, not polling.
+ * Stall periods (3 s each by default: a minute) with nothing told and no supplier paused before
+ * the statuses of what waits are read once: a safety net, not polling.
  */
-const SAFETY_READ_STALLS = 6;
+const SAFETY_READ_STALLS = 20;
 
 interface FeedEvent {
   type: string;

@@ -54,7 +54,7 @@ export function speedOf(input: {
   paused: string[];
 }): string | null {
   const { finished, seconds, remaining, paused } = input;
-  if (paused.length > 0) return `supplier ${paused.join(', ')} paused; waiting`;
+  if (paused.length > 0) return `supplier ${paused.join(', ')} paused; waiting for it to be resumed`;
   if (finished < RATE_MIN_FINISHED || seconds < RATE_MIN_SECONDS) return null;
   const rate = finished / seconds;
   return `${rate.toFixed(0)}/s, ETA ${formatSeconds(remaining / rate)}`;

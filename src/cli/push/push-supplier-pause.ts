@@ -27,7 +27,11 @@ export interface PauseTiming {
   stallMs: number;
 }
 
-export const DEFAULT_PAUSE_TIMING: PauseTiming = { baseMs: 1_000, maxMs: 30_000, stallMs: 10_000 };
+/**
+ * stallMs: a pause the service tells no refusal of (everything sent) shows within about 3 s; a
+ * slow worker costs one supplier status request per 3 s of nothing final.
+ */
+export const DEFAULT_PAUSE_TIMING: PauseTiming = { baseMs: 1_000, maxMs: 30_000, stallMs: 3_000 };
 
 interface Held {
   attempt: number;
