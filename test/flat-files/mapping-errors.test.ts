@@ -43,14 +43,14 @@ describe('mapping problems, each located as file:line:column', () => {
   });
 
   /** Maps GOOD with `change` applied to its files; the problems' lines and the accounts. */
-  async function mapWith(change: Partial<Record<keyof typeof GOOD, string | Buffer>>) {
+  async function mapWith(change: Partial<Record<keyof typeof GOOD, string | Buffer>>, profile = PROFILE) {
     const dir = mkdtempSync(join(tmpdir(), 'ferry-map-errors-'));
     dirs.push(dir);
     for (const [name, text] of Object.entries({ ...GOOD, ...change })) {
       writeFileSync(join(dir, name), typeof text === 'string' ? Buffer.from(text, 'latin1') : text);
     }
     const accounts: MappedAccount[] = [];
-    const result = await mapBook(planProfile(parseProfile(PROFILE, dir)), (m) => void accounts.push(m), {
+    const result = await mapBook(planProfile(parseProfile(profile, dir)), (m) => void accounts.push(m), {
       bucketBytes: 40,
     });
     return { lines: result.problems.lines(), accounts: accounts.map((m) => m.account) };
@@ -134,8 +134,25 @@ describe('mapping problems, each located as file:line:column', () => {
     assert.deepEqual((await mapWith({ 'prem.csv': bad })).lines, [
       'prem.csv:2:3 encoding_error files.premises [A1]: bytes that are not windows-1252',
     ]);
-    const ok = await mapWith({ 'acc.csv': Buffer.from('NO;KIND;BAL;DAY\n1;D;1,50;3\n2;D;€;\n', 'latin1') });
-    assert.equal(ok.lines.length, 1, 'the euro sign of windows-1252 (0x80) is read, and is no decimal');
+    const utf8 = PROFILE.replace('prem.csv, key: PID', 'prem.csv, encoding: utf-8, key: PID');
+    const latin1 = Buffer.from(
+      'PID;NO;A1;PC;FROM\nP1;1;Zoë;W1F 9DE;01/02/2020\nP2;2;2 High St;W1F 9DE;01/02/2020\n',
+      'latin1',
+    );
+    assert.deepEqual((await mapWith({ 'prem.csv': latin1 }, utf8)).lines, [
+      'prem.csv:2:3 encoding_error files.premises [A1]: bytes that are not utf-8',
+    ]);
+    const withBom = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(latin1.toString('latin1'), 'utf8'),
+    ]);
+    assert.deepEqual((await mapWith({ 'prem.csv': withBom }, utf8)).lines, [], 'UTF-8 with a BOM');
+    const ok = await mapWith({
+      'acc.csv': Buffer.from('NO;KIND;BAL;DAY\n1;D;1,50;3\n2;D;\x80;\n', 'latin1'),
+    });
+    assert.deepEqual(ok.lines, [
+      'acc.csv:3:3 unparseable_decimal fields.transfer_balance [BAL]: "€" is not a decimal with "," and no thousands separator',
+    ]);
   });
 
   it('malformed_csv: a row with more fields than the header (its children then have no parent)', async () => {
