@@ -103,6 +103,14 @@ describe('ferry push accounts --validate-only', () => {
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
     assert.deepEqual(summary.statuses, { VALID: 5, REJECTED: 5 });
     const group = (code: string) => summary.errors.find((g: { code: string }) => g.code === code);
+    // Each group carries a sample detail: its first error's.
+    assert.equal(group('invalid_phone_number').detail, lines[4].errors[0].detail);
+    assert.match(
+      group('external_account_number_repeated_in_file').detail,
+      /is also on line [27] of the file/,
+    );
+    assert.match(run.out, new RegExp(`e\\.g\\. ${lines[4].errors[0].detail.replace(/[.()+]/g, '\\$&')}`));
+    for (const g of summary.errors) delete g.detail;
     assert.deepEqual(group('external_account_number_repeated_in_file'), {
       code: 'external_account_number_repeated_in_file',
       attr: 'external_account_number',

@@ -1,7 +1,7 @@
 /**
  * The summary of an account push's report: lines per status, and its errors grouped by code and
- * `attr`, each with its count and the first few accounts (external number and line) that have
- * it. Read from the report itself once the run is complete, so it covers the whole book, resumed
+ * `attr`, each with its count, a sample of its detail (the first line's) and the first few accounts
+ * (external number and line) that have it. Read from the report itself once the run is complete, so it covers the whole book, resumed
  * lines included. Printed after the run, and written as JSON with --summary FILE.
  */
 import { writeFileSync } from 'node:fs';
@@ -20,6 +20,8 @@ export interface ErrorGroup {
   code: string;
   attr: string | null;
   count: number;
+  /** The detail of the group's first error: a sample (details may name a line's own values). */
+  detail: string | null;
   examples: SummaryExample[];
 }
 
@@ -46,10 +48,11 @@ export async function summarizeReport(reportPath: string): Promise<ReportSummary
     for (const e of Array.isArray(value.errors) ? value.errors : []) {
       const code = String(asObject(e)?.code ?? 'unknown');
       const attr = asKeyPart(asObject(e)?.attr);
+      const detail = asObject(e)?.detail;
       const key = `${code}\u0000${attr ?? ''}`;
       let group = groups.get(key);
       if (!group) {
-        group = { code, attr, count: 0, examples: [] };
+        group = { code, attr, count: 0, detail: typeof detail === 'string' ? detail : null, examples: [] };
         groups.set(key, group);
       }
       group.count++;
@@ -77,9 +80,10 @@ export function formatSummary(summary: ReportSummary): string {
   const lines = summary.errors.map(
     (g) =>
       `  ${String(g.count).padStart(width)}  ${g.code}${g.attr ? ` at ${g.attr}` : ''}: ` +
-      `${g.examples.map(describeExample).join(', ')}${g.count > g.examples.length ? ', …' : ''}`,
+      `${g.examples.map(describeExample).join(', ')}${g.count > g.examples.length ? ', …' : ''}` +
+      (g.detail ? `\n  ${' '.repeat(width)}  e.g. ${g.detail}` : ''),
   );
-  return `Errors by code and field (count: first accounts):\n${lines.join('\n')}\n`;
+  return `Errors by code and field (count: first accounts, then a sample detail):\n${lines.join('\n')}\n`;
 }
 
 export function writeSummary(path: string, summary: ReportSummary): void {
