@@ -185,12 +185,16 @@ export function writeExport(dir: string, accounts: Obj[], shuffle: (n: number) =
     const keys = shuffle(rows.length);
     // Each group of siblings takes its own rows' random places, in sibling order.
     const groups = new Map<string, number[]>();
-    rows.forEach((row, i) => groups.set(row.siblings, [...(groups.get(row.siblings) ?? []), i]));
+    rows.forEach((row, i) => {
+      groups.set(row.siblings, [...(groups.get(row.siblings) ?? []), i]);
+    });
     const placed: { key: number; row: Row }[] = [];
     for (const members of groups.values()) {
       const places = members.map((i) => keys[i]).sort((x, y) => x - y);
       const inOrder = [...members].sort((x, y) => rows[x].order - rows[y].order);
-      inOrder.forEach((i, k) => placed.push({ key: places[k], row: rows[i] }));
+      inOrder.forEach((i, k) => {
+        placed.push({ key: places[k], row: rows[i] });
+      });
     }
     placed.sort((x, y) => x.key - y.key);
     const lines = [HEADERS[file].join(';'), ...placed.map((p) => p.row.cells.map(csvCell).join(';'))];
