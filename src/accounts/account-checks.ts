@@ -157,6 +157,8 @@ const PAST_START_GRACE_MS = 60 * 1000;
 
 /** A wave's name (task_params.wave, the waves API's path). */
 export const WAVE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** What an invalid_wave item says, wherever a wave is named (task_params, the waves' URLs, the CLI). */
+export const WAVE_NAME_DETAIL = 'A wave is 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit.';
 
 /** Validates `task_params` (absent means all defaults) and the schedule window rules. */
 export function parseTaskParams(input: unknown, now: Date): Result<ScheduleTaskParams> {
@@ -187,13 +189,7 @@ export function parseTaskParams(input: unknown, now: Date): Result<ScheduleTaskP
   }
   const wave = params.wave ?? null;
   if (wave !== null && !WAVE_NAME.test(wave)) {
-    errors.push(
-      item(
-        'task_params.wave',
-        'invalid_wave',
-        'A wave is 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit.',
-      ),
-    );
+    errors.push(item('task_params.wave', 'invalid_wave', WAVE_NAME_DETAIL));
   }
   if (errors.length > 0) return { ok: false, errors };
   return {

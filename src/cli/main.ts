@@ -40,7 +40,7 @@ Operator (FERRY_URL, FERRY_OPERATOR_API_KEY; add --json for JSON output):
   apikey create <name> --suppliers <code,code|*> | list | revoke <id>
   process list [--supplier S] [--status STATUS] [--error-code C] [--csv|--json]
   process show|cancel|retry <supplier> <external-account-number>
-  wave approve <supplier> <wave> [--force]
+  wave approve <supplier> <wave> [--force] [--by NAME]
   wave rollback <supplier> <wave> [--yes]
   webhook add <url> --suppliers <code,code|*> [--types T,T] | list | remove <id>
   webhook deliveries|enable|disable|test <id>
@@ -49,8 +49,10 @@ Supplier (one request body a line; \`ferry push --help\` for the report and exit
   push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>] [--concurrency N]
                 [--dry-run] [--validate-only [--summary FILE]] [--no-wait] [--retry-rejected] [--wave NAME]
   push notes|transactions|statements|payment-instructions <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
+  push accounts [<book.ndjson>] --profile <profile.yaml> …   map the CSV files, then push (every push option)
   map accounts --profile <profile.yaml> [--out <book.ndjson>]  CSV files + a mapping profile → a book (\`ferry map --help\`)
-  wave reconcile <supplier> <wave> [--expectations FILE] [--differences N] [--json] --url <base> --api-key <key>
+  wave reconcile <supplier> <wave> [--expectations FILE] [--kind K] [--measure M] [--differences N] [--json]
+                --url <base> --api-key <key>
   events tail --supplier S [--after CURSOR|now] [--types A,B] [--follow] [--json] --url <base> --api-key <key>
 
 ferry <command> --help describes one command.
@@ -124,6 +126,7 @@ const OPTIONS = {
   'send-welcome-emails': { type: 'string' },
   'hold-welcome-emails': { type: 'string' },
   force: { type: 'boolean' },
+  by: { type: 'string' },
   yes: { type: 'boolean' },
   'dry-run-only': { type: 'string' },
   'pause-when-errored': { type: 'string' },

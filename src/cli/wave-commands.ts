@@ -4,6 +4,7 @@
  * operator types the wave's name back (or passed --yes): it deletes accounts.
  */
 import { createInterface } from 'node:readline/promises';
+import { WAVE_NAME, WAVE_NAME_DETAIL } from '../accounts/account-checks.ts';
 import { type AdminApi, AdminApiError, bodyOf } from './admin-client.ts';
 import { type Flags, type ListIo, UsageError } from './operator-lists.ts';
 import { renderRecord, renderTable } from './table.ts';
@@ -59,12 +60,18 @@ export async function runWaveCommand(
 ): Promise<number> {
   const [supplier, wave] = args;
   if (!supplier || !wave) throw new UsageError(`usage: ferry wave ${action} <supplier> <wave>`);
+  if (!WAVE_NAME.test(wave)) throw new UsageError(`"${wave}" is not a wave's name: ${WAVE_NAME_DETAIL}`);
   const params = { path: { supplier, wave } };
   const show = (value: unknown, human: () => string) =>
     io.out(io.json ? JSON.stringify(value, null, 2) : human());
 
   if (action === 'approve') {
-    const body = { force: flags.force === true };
+    if (flags.by !== undefined && (typeof flags.by !== 'string' || flags.by.trim() === ''))
+      throw new UsageError('--by names who approves: give a name');
+    const body = {
+      force: flags.force === true,
+      ...(typeof flags.by === 'string' ? { approved_by: flags.by.trim() } : {}),
+    };
     const approved = await bodyOf(
       api.POST('/admin/v1/waves/{supplier}/{wave}/approve/', { params, body }),
     ).catch((err) => explainConflict(err, io));

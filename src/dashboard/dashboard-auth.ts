@@ -50,7 +50,14 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: s
   });
 }
 
-const SignInBody = Type.Object({ key: Type.String({ maxLength: 1024 }) }, { additionalProperties: false });
+const SignInBody = Type.Object(
+  {
+    key: Type.String({ maxLength: 1024 }),
+    // Who is signing in, recorded on their acts (a wave's approval, its rollback); optional.
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
 const CsrfOnly = Type.Object({ _csrf: Type.String({ maxLength: 128 }) }, { additionalProperties: false });
 
 /** Sign-in and sign-out: the only dashboard routes reachable without a session (sign-out needs one). */
@@ -74,7 +81,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{
       request.log.info({ event: 'dashboard_sign_in_failed' }, 'dashboard sign-in refused');
       return sendPage(reply, signInPage('The operator key is not valid.'), 401);
     }
-    const session = await openSession(db);
+    const session = await openSession(db, { operatorName: request.body.name?.trim() });
     setSessionCookie(request, reply, session.id, SESSION_TTL_MS / 1000);
     request.log.info({ event: 'dashboard_signed_in' }, 'operator signed in to the dashboard');
     return reply.redirect('/dashboard/', 303);

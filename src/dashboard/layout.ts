@@ -111,6 +111,8 @@ export function signInPage(message: string | null) {
 <form method="post" action="/dashboard/sign-in" class="stack">
 <label for="key">Operator key</label>
 <input id="key" name="key" type="password" autocomplete="current-password" required>
+<label for="name">Your name (recorded on the waves you approve or roll back)</label>
+<input id="name" name="name" autocomplete="name" maxlength="200">
 <button type="submit">Sign in</button>
 </form>`,
   );

@@ -1,22 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import type { ErrorCode } from '../errors/error-catalogue.ts';
-import { ERROR_CODE_DOCS } from '../errors/error-code-docs.ts';
 import { StringEnum } from '../http/schemas.ts';
 import { query } from './html.ts';
 
-/** A refused action, in the words of the error-code reference, and what to do here. */
-const refusal = (code: ErrorCode, todo: string) => () =>
-  `Refused (${code}): ${ERROR_CODE_DOCS[code].means} ${todo}`;
-
-/** Notices that say an action was refused: shown as an alert, not as a done deed. */
+/**
+ * Notices that say an action was refused: shown as an alert, not as a done deed. In the
+ * operator's words (what did not happen, why, what to do here), not the API's codes.
+ */
 const REFUSALS = {
-  'refused-reconciliation-differences': refusal(
-    'reconciliation_differences',
-    'Read the differences below; approve anyway (force) only once they are understood.',
-  ),
-  'refused-wave-approved': refusal('wave_approved', 'Correct its accounts with follow-up imports.'),
+  'refused-reconciliation-differences': () =>
+    'Not approved: this wave does not reconcile yet. Some of its accounts are missing, unexpected or differ from the source system’s figures, or no figures were uploaded. Read the differences below and have them put right; approve anyway only once they are understood.',
+  'refused-wave-approved': () =>
+    'Nothing changed: this wave is already approved, and an approval is final. Correct its accounts with follow-up imports.',
   'refused-welcome-emails-sent': (sent: number) =>
-    `Refused (welcome_emails_sent): ${ERROR_CODE_DOCS.welcome_emails_sent.means} (${sent} sent.) Correct its accounts with follow-up imports instead.`,
+    `Not rolled back: ${sent} of this wave’s customers have already been sent their welcome e-mail, so the wave can no longer be undone. Correct its accounts with follow-up imports instead.`,
   'wave-name-mismatch': () => 'The name typed is not the wave’s name: nothing was rolled back.',
 } as const;
 

@@ -7,13 +7,15 @@ export const SESSION_TTL_MS = 12 * 3600e3;
 
 export interface DashboardSession {
   csrfToken: string;
+  /** The name the operator gave at sign-in (recorded on their acts, decision 0083); null: none. */
+  operatorName: string | null;
 }
 
 const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
 
 const insertSession = sql(
   'insertDashboardSession',
-  'INSERT INTO dashboard_sessions (id_hash, csrf_token, expires_at) VALUES ($1, $2, $3)',
+  'INSERT INTO dashboard_sessions (id_hash, csrf_token, expires_at, operator_name) VALUES ($1, $2, $3, $4)',
 );
 const deleteExpired = sql(
   'deleteExpiredDashboardSessions',
@@ -21,7 +23,7 @@ const deleteExpired = sql(
 );
 const selectSession = sql(
   'selectDashboardSession',
-  'SELECT csrf_token FROM dashboard_sessions WHERE id_hash = $1 AND expires_at > now()',
+  'SELECT csrf_token, operator_name FROM dashboard_sessions WHERE id_hash = $1 AND expires_at > now()',
 );
 const deleteSession = sql('deleteDashboardSession', 'DELETE FROM dashboard_sessions WHERE id_hash = $1');
 
@@ -31,12 +33,18 @@ const deleteSession = sql('deleteDashboardSession', 'DELETE FROM dashboard_sessi
  */
 export async function openSession(
   db: Queryable,
-  now = Date.now(),
+  opts: { now?: number; operatorName?: string | null } = {},
 ): Promise<{ id: string; csrfToken: string }> {
+  const now = opts.now ?? Date.now();
   const id = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(32).toString('base64url');
   await db.query(deleteExpired);
-  await db.query(insertSession, [hashOf(id), csrfToken, new Date(now + SESSION_TTL_MS)]);
+  await db.query(insertSession, [
+    hashOf(id),
+    csrfToken,
+    new Date(now + SESSION_TTL_MS),
+    opts.operatorName || null,
+  ]);
   return { id, csrfToken };
 }
 
@@ -44,8 +52,10 @@ export async function openSession(
 export async function findSession(db: Queryable, id: string | undefined): Promise<DashboardSession | null> {
   // A real id is 43 characters; anything much longer is not worth hashing.
   if (!id || id.length > 128) return null;
-  const row = (await db.query<{ csrf_token: string }>(selectSession, [hashOf(id)])).rows[0];
-  return row ? { csrfToken: row.csrf_token } : null;
+  const row = (
+    await db.query<{ csrf_token: string; operator_name: string | null }>(selectSession, [hashOf(id)])
+  ).rows[0];
+  return row ? { csrfToken: row.csrf_token, operatorName: row.operator_name } : null;
 }
 
 export async function closeSession(db: Queryable, id: string | undefined): Promise<void> {

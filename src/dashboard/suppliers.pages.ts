@@ -162,10 +162,10 @@ function wavesSection(code: string, waves: WaveSummary[]) {
   return html`<section aria-labelledby="waves"><h2 id="waves">Waves</h2>
 ${
   waves.length
-    ? html`<table><thead><tr><th scope="col">Wave</th><th scope="col">Processes per state</th><th scope="col" class="num">Expected accounts</th><th scope="col">Approved</th><th scope="col">Rolled back</th></tr></thead>
+    ? html`<table><thead><tr><th scope="col">Wave</th><th scope="col">Status</th><th scope="col">Processes per state</th><th scope="col" class="num">Expected accounts</th><th scope="col">Approved</th><th scope="col">Rolled back</th></tr></thead>
 <tbody>${waves.map(
         (w) =>
-          html`<tr data-wave="${w.wave}"><th scope="row"><a href="${wavePath(code, w.wave)}">${w.wave}</a></th><td>${processesPerState(w.processes)}</td><td class="num">${w.expected_accounts ?? '—'}</td><td>${when(w.approved_at)}</td><td>${when(w.rolled_back_at)}</td></tr>`,
+          html`<tr data-wave="${w.wave}"><th scope="row"><a href="${wavePath(code, w.wave)}">${w.wave}</a></th><td data-field="wave-status">${w.status}</td><td>${processesPerState(w.processes)}</td><td class="num">${w.expected_accounts ?? '—'}</td><td>${when(w.approved_at)}</td><td>${when(w.rolled_back_at)}</td></tr>`,
       )}</tbody></table>`
     : html`<p>No waves: no process names one and no expectations were uploaded.</p>`
 }</section>`;

@@ -8,13 +8,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   type AccountDifference,
-  type Reconciliation,
   reconcileWave,
   type WaveRecord,
   waveDifferences,
   waveRecord,
 } from '../account-import/waves/reconciliation.queries.ts';
-import { WaveName } from '../account-import/waves/wave.schemas.ts';
+import { checkWaveName, WaveName } from '../account-import/waves/wave.schemas.ts';
 import { approveWave, OPERATOR } from '../account-import/waves/wave-approval.ts';
 import {
   heldWelcomeEmails,
@@ -33,15 +32,19 @@ import { sendPage, sessionOf } from './dashboard-auth.ts';
 import { html } from './html.ts';
 import { type PageContext, page, postForm } from './layout.ts';
 import { NoticeQuery, noticeOf, WAVE_REFUSALS, withNotice } from './notices.ts';
-import { processPath } from './processes.pages.ts';
 import { REMAINING_STATES } from './progress.ts';
 import { processesPath, supplierPath, wavePath } from './suppliers.pages.ts';
+import { DifferenceFilterQuery, filterOf, reconciliationSection } from './wave-reconciliation.ts';
 
 /** Differing accounts listed on the page; the rest are counted. */
 const DIFFERENCES_SHOWN = 50;
 
 const WaveParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }), wave: WaveName });
 const PageQuery = Type.Object(NoticeQuery, { additionalProperties: false });
+const WavePageQuery = Type.Object(
+  { ...NoticeQuery, ...DifferenceFilterQuery },
+  { additionalProperties: false },
+);
 const ApproveBody = Type.Object(
   { _csrf: Type.String(), force: Type.Optional(StringEnum(['true'] as const)) },
   { additionalProperties: false },
@@ -82,44 +85,6 @@ function progressSection(code: string, counts: Record<string, number>) {
     (s) =>
       html`<div><dt><a href="${processesPath(code, { status: s })}">${s}</a></dt><dd data-count="${s}">${counts[s] ?? 0}</dd></div>`,
   )}</dl></section>`;
-}
-
-const measureCell = (m: AccountDifference['measures'][number]) =>
-  html`<li><code>${m.measure}</code>: expected ${m.expected ?? '—'}, stored ${m.stored ?? '—'}</li>`;
-
-function reconciliationSection(
-  code: string,
-  r: Reconciliation,
-  record: WaveRecord | null,
-  differences: AccountDifference[],
-) {
-  const a = r.accounts;
-  const unmatched = a.differing + a.missing + a.unexpected;
-  const counts = html`<dl class="counts">${(
-    ['expected', 'imported', 'matched', 'differing', 'missing', 'unexpected'] as const
-  ).map((k) => html`<div><dt>${k}</dt><dd data-account-count="${k}">${a[k]}</dd></div>`)}</dl>`;
-  const totals = html`<table><caption>Totals</caption>
-<thead><tr><th scope="col">Measure</th><th scope="col" class="num">Expected</th><th scope="col" class="num">Stored</th><th scope="col" class="num">Difference</th></tr></thead>
-<tbody>${r.totals.map(
-    (t) =>
-      html`<tr data-measure="${t.measure}"><th scope="row"><code>${t.measure}</code></th><td class="num">${t.expected}</td><td class="num">${t.stored}</td><td class="num">${t.difference}</td></tr>`,
-  )}</tbody></table>`;
-  const list = differences.length
-    ? html`<table><caption>Accounts that do not match${unmatched > differences.length ? html` (the first ${differences.length} of ${unmatched})` : null}</caption>
-<thead><tr><th scope="col">Account</th><th scope="col">Kind</th><th scope="col">Measures</th></tr></thead>
-<tbody>${differences.map(
-        (d) =>
-          html`<tr data-difference="${d.external_account_number}"><th scope="row"><a href="${processPath(code, d.external_account_number)}">${d.external_account_number}</a></th><td>${d.kind}</td><td><ul class="measures">${d.measures.map(measureCell)}</ul></td></tr>`,
-      )}</tbody></table>
-${unmatched > differences.length ? html`<p>All ${unmatched}: <code>ferry wave reconcile</code> or the supplier API's <code>…/reconciliation/differences/</code> (NDJSON).</p>` : null}`
-    : html`<p>Every account matches.</p>`;
-  return html`<section aria-labelledby="reconciliation"><h2 id="reconciliation">Reconciliation</h2>
-${
-  record?.expectations_uploaded_at
-    ? html`<p>Expectations uploaded ${when(record.expectations_uploaded_at)}.</p>`
-    : html`<p>No expectations uploaded: the supplier sends them to <code>PUT /v2/data-import/waves/…/expectations/</code>.</p>`
-}
-${counts}${totals}${list}</section>`;
 }
 
 function recordSection(record: WaveRecord | null, held: number) {
@@ -165,6 +130,9 @@ ${rows.map(([table, n]) => html`<tr data-table="${table}"><th scope="row"><code>
 </form>`;
 }
 
+/** Who the dashboard records as acting: the name given at sign-in, else the operator key's "operator". */
+const actor = (request: Parameters<typeof sessionOf>[0]) => sessionOf(request).operatorName ?? OPERATOR;
+
 export const wavePages: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   const hide = true;
   const ctxOf = (request: Parameters<typeof sessionOf>[0], q: Parameters<typeof noticeOf>[0]) => ({
@@ -174,10 +142,11 @@ export const wavePages: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db
 
   app.get(
     '/suppliers/:code/waves/:wave/',
-    { schema: { hide, params: WaveParams, querystring: PageQuery } },
+    { schema: { hide, params: WaveParams, querystring: WavePageQuery }, preValidation: checkWaveName },
     async (request, reply) => {
       const { code, wave } = request.params;
       await knownWave(db, code, wave);
+      const filter = filterOf(request.query);
       const [counts, reconciliation, record, held] = await Promise.all([
         waveProcessCounts(db, code, wave),
         reconcileWave(db, code, wave),
@@ -185,15 +154,15 @@ export const wavePages: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db
         heldWelcomeEmails(db, code, wave),
       ]);
       const differences: AccountDifference[] = [];
-      for await (const d of waveDifferences(db, code, wave, DIFFERENCES_SHOWN)) {
+      for await (const d of waveDifferences(db, code, wave, { ...filter, pageSize: DIFFERENCES_SHOWN })) {
         differences.push(d);
         if (differences.length === DIFFERENCES_SHOWN) break;
       }
       const ctx = ctxOf(request, request.query);
       const main = html`<p><a href="${supplierPath(code)}">← Supplier ${code}</a></p>
-<div class="status">Status: <strong data-field="wave-status">${waveStatus(record, reconciliation)}</strong></div>
+<div class="status">Status: <strong data-field="wave-status">${waveStatus(record, counts, reconciliation)}</strong></div>
 ${progressSection(code, counts)}
-${reconciliationSection(code, reconciliation, record, differences)}
+${reconciliationSection({ code, path: wavePath(code, wave), filter }, reconciliation, record, differences)}
 ${recordSection(record, held)}
 ${record?.approved_at ? null : actionsSection(ctx, code, wave, reconciliation.clean)}`;
       return sendPage(reply, page(ctx, { title: `Wave ${wave} of ${code}`, main }));
@@ -202,7 +171,7 @@ ${record?.approved_at ? null : actionsSection(ctx, code, wave, reconciliation.cl
 
   app.post(
     '/suppliers/:code/waves/:wave/approve',
-    { schema: { hide, params: WaveParams, body: ApproveBody } },
+    { schema: { hide, params: WaveParams, body: ApproveBody }, preValidation: checkWaveName },
     async (request, reply) => {
       const { code, wave } = request.params;
       const back = wavePath(code, wave);
@@ -212,7 +181,7 @@ ${record?.approved_at ? null : actionsSection(ctx, code, wave, reconciliation.cl
           supplier: code,
           wave,
           force: request.body.force === 'true',
-          by: OPERATOR,
+          by: actor(request),
         });
         request.log.info(
           {
@@ -234,13 +203,13 @@ ${record?.approved_at ? null : actionsSection(ctx, code, wave, reconciliation.cl
   // The preview is a dry run: it takes the rollback's locks and checks, and changes nothing.
   app.get(
     '/suppliers/:code/waves/:wave/rollback',
-    { schema: { hide, params: WaveParams, querystring: PageQuery } },
+    { schema: { hide, params: WaveParams, querystring: PageQuery }, preValidation: checkWaveName },
     async (request, reply) => {
       const { code, wave } = request.params;
       await knownWave(db, code, wave);
       let preview: WaveRollback;
       try {
-        preview = await rollBackWave(db, { supplier: code, wave, dryRun: true, by: OPERATOR });
+        preview = await rollBackWave(db, { supplier: code, wave, dryRun: true, by: actor(request) });
       } catch (error) {
         return reply.redirect(refusalRedirect(error, wavePath(code, wave)), 303);
       }
@@ -257,7 +226,7 @@ ${record?.approved_at ? null : actionsSection(ctx, code, wave, reconciliation.cl
 
   app.post(
     '/suppliers/:code/waves/:wave/rollback',
-    { schema: { hide, params: WaveParams, body: RollbackBody } },
+    { schema: { hide, params: WaveParams, body: RollbackBody }, preValidation: checkWaveName },
     async (request, reply) => {
       const { code, wave } = request.params;
       const back = wavePath(code, wave);
@@ -266,7 +235,7 @@ ${record?.approved_at ? null : actionsSection(ctx, code, wave, reconciliation.cl
         return reply.redirect(withNotice(`${back}rollback`, 'wave-name-mismatch'), 303);
       }
       try {
-        const done = await rollBackWave(db, { supplier: code, wave, dryRun: false, by: OPERATOR });
+        const done = await rollBackWave(db, { supplier: code, wave, dryRun: false, by: actor(request) });
         // One line for the wave: each process's ROLLED_BACK event is in its history.
         request.log.info(
           {

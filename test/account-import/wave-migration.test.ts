@@ -131,6 +131,8 @@ describe(`a wave of ${ACCOUNTS} accounts, reconciled to the penny before custome
         ledger_balance: money(pence(s.ledger_balance) + 500n),
         transactions: s.transactions + 1,
         transactions_total: money(pence(s.transactions_total) + 500n),
+        // The payment Ferry lacks adds to the source's signed net as it does to its balance.
+        transactions_net: money(pence(s.transactions_net) + 500n),
       };
     };
     const heldBackMeterPoints = account(HELD_BACK).supply_addresses.reduce(
@@ -184,13 +186,24 @@ describe(`a wave of ${ACCOUNTS} accounts, reconciled to the penny before custome
               expected: money(pence(s.transactions_total) + 500n),
               stored: s.transactions_total,
             },
+            {
+              measure: 'transactions_net',
+              expected: money(pence(s.transactions_net) + 500n),
+              stored: s.transactions_net,
+            },
           ],
         };
       }),
       {
         external_account_number: ext(FORGOTTEN),
         kind: 'unexpected',
-        measures: ['ledger_balance', 'meter_points', 'transactions', 'transactions_total'].map((measure) => ({
+        measures: [
+          'ledger_balance',
+          'meter_points',
+          'transactions',
+          'transactions_total',
+          'transactions_net',
+        ].map((measure) => ({
           measure,
           expected: null,
           stored: forgotten[measure],

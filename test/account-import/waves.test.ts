@@ -224,6 +224,7 @@ describe('waves: scheduling, expectations and reconciliation', () => {
             { measure: 'meter_points', expected: null, stored: s[4].meter_points },
             { measure: 'transactions', expected: null, stored: s[4].transactions },
             { measure: 'transactions_total', expected: null, stored: s[4].transactions_total },
+            { measure: 'transactions_net', expected: null, stored: s[4].transactions_net },
           ],
         },
         {
@@ -262,6 +263,12 @@ describe('waves: scheduling, expectations and reconciliation', () => {
           measure: 'transactions_total',
           expected: before.transactions_total,
           stored: plus(before.transactions_total, 777n),
+        },
+        // A payment adds to the balance: the signed net moves by +7.77 as the balance does.
+        {
+          measure: 'transactions_net',
+          expected: before.transactions_net,
+          stored: plus(before.transactions_net, 777n),
         },
       ],
     });

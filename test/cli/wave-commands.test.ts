@@ -67,8 +67,35 @@ describe('ferry wave approve / rollback', () => {
     await assert.rejects(run(`wave rollback ${SUPPLIER} W2`, { yes: true }), /409 wave_approved/);
   });
 
-  it('answers usage errors with exit code 2', async () => {
+  it('records the name given with --by as the approver', async () => {
+    const approved = await run(`wave approve ${SUPPLIER} EMPTY`, { force: true, by: 'Dana Ortiz' });
+    assert.equal(approved.code, 0);
+    assert.match(approved.text, /approved_by\s+Dana Ortiz/);
+    const { rows } = await t.db.query<{ approved_by: string }>(
+      sql('', "SELECT approved_by FROM waves WHERE import_supplier = $1 AND wave = 'EMPTY'"),
+      [SUPPLIER],
+    );
+    assert.equal(rows[0].approved_by, 'Dana Ortiz');
+  });
+
+  it('answers usage errors with exit code 2, a bad wave name before any call', async () => {
     assert.equal((await run(`wave approve ${SUPPLIER}`)).code, 2);
+    // No server answers on this URL: a usage error proves nothing was sent.
+    for (const cmd of [`wave approve ${SUPPLIER} ..`, `wave rollback ${SUPPLIER} a%20b`]) {
+      const lines: string[] = [];
+      const code = await runAdminCommand(
+        cmd.split(' ')[0],
+        cmd.split(' ').slice(1),
+        { yes: true },
+        {
+          out: (s) => lines.push(s),
+          json: false,
+          env: { ...env, FERRY_URL: 'http://127.0.0.1:9' },
+        },
+      );
+      assert.equal(code, 2, cmd);
+    }
+    assert.equal((await run(`wave approve ${SUPPLIER} W3`, { by: '  ' })).code, 2);
     assert.equal((await run('wave frobnicate')).code, 2);
   });
 });

@@ -93,6 +93,82 @@ describe('ferry wave reconcile', () => {
     assert.deepEqual(body.differences, []);
   });
 
+  it('narrows the accounts listed with --kind and --measure, after the counts per kind and measure', async () => {
+    const { rows } = await t.db.query<{ external_account_number: string; balance: string }>(
+      sql('', 'SELECT external_account_number FROM accounts WHERE import_supplier = $1 ORDER BY 1'),
+      [SUPPLIER],
+    );
+    const file = join(dir, 'narrow.ndjson');
+    writeFileSync(
+      file,
+      [
+        { external_account_number: rows[0].external_account_number, ledger_balance: '0.01' },
+        { external_account_number: 'NEVER-IMPORTED', meter_points: 2 },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    const all = await reconcile(['--expectations', file]);
+    assert.equal(all.code, 1, all.err);
+    assert.match(all.out, /1 differing, 1 missing, 1 unexpected/);
+    assert.match(all.out, /Differing accounts per measure: ledger_balance 1\./);
+    const listed = (out: string) =>
+      [...out.matchAll(/^(\S+)\s+(missing|unexpected|differing)\s/gm)].map((m) => `${m[1]} ${m[2]}`);
+    assert.deepEqual(listed(all.out), [
+      `${rows[0].external_account_number} differing`,
+      `${rows[1].external_account_number} unexpected`,
+      `${rows[1].external_account_number} unexpected`,
+      `${rows[1].external_account_number} unexpected`,
+      `${rows[1].external_account_number} unexpected`,
+      `${rows[1].external_account_number} unexpected`,
+      'NEVER-IMPORTED missing',
+    ]);
+    const missing = await reconcile(['--kind', 'missing']);
+    assert.deepEqual(listed(missing.out), ['NEVER-IMPORTED missing']);
+    const byMeasure = await reconcile(['--measure', 'ledger_balance', '--json']);
+    assert.deepEqual(
+      JSON.parse(byMeasure.out).differences.map(
+        (d: { external_account_number: string }) => d.external_account_number,
+      ),
+      [rows[0].external_account_number],
+    );
+    const none = await reconcile(['--kind', 'missing', '--measure', 'meter_points']);
+    assert.match(none.out, /No account that does not match is missing and differing in meter_points/);
+    for (const bad of [
+      ['--kind', 'lost'],
+      ['--measure', 'accounts'],
+    ]) {
+      const refused = await reconcile(bad);
+      assert.equal(refused.code, 2, bad.join(' '));
+      assert.match(refused.err, new RegExp(`${bad[0]} is one of`));
+    }
+  });
+
+  it('checks the wave name before calling the service, and defines every measure in --help', async () => {
+    let err = '';
+    const code = await runWaveReconcile([SUPPLIER, '..', '--url', 'http://127.0.0.1:9', '--api-key', 'k'], {
+      out: () => {},
+      err: (s) => {
+        err += s;
+      },
+      env: {},
+    });
+    assert.equal(code, 2);
+    assert.match(err, /"\.\." is not a wave's name: A wave is 1 to 64 of A-Z a-z 0-9 \. _ -/);
+    let help = '';
+    assert.equal(await runWaveReconcile(['--help'], { out: (s) => (help += s), err: () => {}, env: {} }), 0);
+    for (const measure of [
+      'accounts',
+      'meter_points',
+      'ledger_balance',
+      'transactions',
+      'transactions_total',
+      'transactions_net',
+    ])
+      assert.match(help, new RegExp(`^  ${measure}: \\S`, 'm'), measure);
+    assert.match(help, /transactions_net: .*PAYMENT and CREDIT add/);
+  });
+
   it('exits 2 with the refusal when the figures are not valid, and for a missing file', async () => {
     const file = join(dir, 'bad.ndjson');
     writeFileSync(file, '{"external_account_number": "X", "ledger_balance": 1.5}\n');

@@ -34,7 +34,7 @@ describe('the wave page and its actions', () => {
     const waves = res.body.slice(res.body.indexOf('id="waves"'));
     assert.match(
       waves,
-      /<tr data-wave="2024-06.a"><th scope="row"><a href="\/dashboard\/suppliers\/WP\/waves\/2024-06.a\/">2024-06.a<\/a><\/th><td>PROCESSED 4<\/td><td class="num">5<\/td><td>—<\/td><td>—<\/td><\/tr>/,
+      /<tr data-wave="2024-06.a"><th scope="row"><a href="\/dashboard\/suppliers\/WP\/waves\/2024-06.a\/">2024-06.a<\/a><\/th><td data-field="wave-status">open<\/td><td>PROCESSED 4<\/td><td class="num">5<\/td><td>—<\/td><td>—<\/td><\/tr>/,
     );
     assert.match(waves, /<tr data-wave="W-2">.*<td>PROCESSED 3<\/td><td class="num">—<\/td>/);
   });
@@ -48,7 +48,7 @@ describe('the wave page and its actions', () => {
     assert.match(body, /data-count="PROCESSED">4</);
     assert.match(body, /<progress id="wave-progress" max="4" value="4">/);
     for (const [k, n] of Object.entries({ expected: 5, imported: 4, matched: 3, differing: 1, missing: 1 }))
-      assert.match(body, new RegExp(`data-account-count="${k}">${n}<`));
+      assert.match(body, new RegExp(`data-account-count="${k}">(<a [^>]+>)?${n}<`));
     const sum = (rows: { balance: string }[]) =>
       rows.reduce((total, r) => total + Math.round(Number(r.balance) * 100), 0);
     const storedTotal = sum(stored);
@@ -91,8 +91,38 @@ describe('the wave page and its actions', () => {
     assert.equal(res.statusCode, 303);
     assert.equal(res.headers.location, `${page}?notice=refused-reconciliation-differences`);
     const shown = await s.get(String(res.headers.location));
-    assert.match(shown.body, /<p class="error" role="alert">Refused \(reconciliation_differences\): /);
+    // In the operator's words, not the API's code.
+    assert.match(
+      shown.body,
+      /<p class="error" role="alert">Not approved: this wave does not reconcile yet\. /,
+    );
+    assert.doesNotMatch(shown.body, /reconciliation_differences/);
     assert.equal((await waveRecord(t.db, SUPPLIER, WAVE))?.approved_at, null);
+  });
+
+  it('counts the differences per kind and measure, and filters the list by them', async () => {
+    const body = (await s.get(page)).body;
+    assert.match(body, /data-account-count="missing"><a href="[^"]+\?kind=missing">1<\/a>/);
+    assert.match(
+      body,
+      /data-measure-count="ledger_balance"><a href="[^"]+\?kind=differing&amp;measure=ledger_balance">1<\/a>/,
+    );
+    assert.match(body, /data-measure-count="meter_points">0</);
+    assert.match(body, /<dt><code>transactions_net<\/code><\/dt><dd>The sum of those transactions signed/);
+    const rows = (html: string) => [...html.matchAll(/data-difference="([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(rows(body), ['EXT-0000002', 'EXT-9999999']);
+    assert.deepEqual(rows((await s.get(`${page}?kind=missing`)).body), ['EXT-9999999']);
+    assert.deepEqual(rows((await s.get(`${page}?kind=differing&measure=ledger_balance`)).body), [
+      'EXT-0000002',
+    ]);
+    const none = (await s.get(`${page}?measure=meter_points`)).body;
+    assert.deepEqual(rows(none), []);
+    assert.match(none, /No account that does not match is of this kind and measure/);
+    // The form's "any" sends empty values: the whole list.
+    assert.deepEqual(rows((await s.get(`${page}?kind=&measure=`)).body), ['EXT-0000002', 'EXT-9999999']);
+    assert.match((await s.get(`${page}?kind=missing`)).body, /<option value="missing" selected>/);
+    assert.equal((await s.get(`${page}?kind=lost`)).statusCode, 400);
+    assert.equal((await s.get(`/dashboard/suppliers/${SUPPLIER}/waves/bad%20wave/`)).statusCode, 400);
   });
 
   it('previews a rollback, refuses a wrong name typed back, then rolls the wave back', async () => {
@@ -115,15 +145,16 @@ describe('the wave page and its actions', () => {
     assert.match(shown, /data-field="rolled-back"><time datetime="[^"]+">[^<]+<\/time> by operator</);
   });
 
-  it('approves with force: the record says so, the held e-mails are released, and a rollback is refused', async () => {
-    const res = await s.post(`${page}approve`, { force: 'true' });
+  it('approves with force: the record says so and who (the name given at sign-in), the held e-mails are released, and a rollback is refused', async () => {
+    const named = await dashboardSession(t.app, { name: ' Dana Ortiz ' });
+    const res = await named.post(`${page}approve`, { force: 'true' });
     assert.equal(res.statusCode, 303);
     assert.equal(res.headers.location, `${page}?notice=wave-approved&changed=4`);
     const shown = (await s.get(String(res.headers.location))).body;
     assert.match(shown, /<p class="notice" role="status">The wave is approved \(final\): 4 held welcome/);
     assert.match(
       shown,
-      /data-field="approved"><time[^>]*>[^<]+<\/time> by operator \(forced past differences\)/,
+      /data-field="approved"><time[^>]*>[^<]+<\/time> by Dana Ortiz \(forced past differences\)/,
     );
     assert.match(shown, /data-field="held-emails">0</);
     assert.doesNotMatch(shown, /Approve anyway|Roll back…/);

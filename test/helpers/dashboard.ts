@@ -17,13 +17,13 @@ export function csrfOf(page: string): string {
 
 export const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
-/** A signed-in operator driving the dashboard through inject. */
-export async function dashboardSession(app: FastifyInstance) {
+/** A signed-in operator driving the dashboard through inject (`name`: the name given at sign-in). */
+export async function dashboardSession(app: FastifyInstance, opts: { name?: string } = {}) {
   const signIn = await app.inject({
     method: 'POST',
     url: '/dashboard/sign-in',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: form({ key: OPERATOR_KEY }),
+    payload: form({ key: OPERATOR_KEY, ...(opts.name === undefined ? {} : { name: opts.name }) }),
   });
   if (signIn.statusCode !== 303) throw new Error(`sign-in answered ${signIn.statusCode}: ${signIn.body}`);
   const cookie = sessionCookie(signIn.headers['set-cookie']);

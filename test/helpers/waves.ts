@@ -24,7 +24,9 @@ const selectStoredFigures = sql(
           round(a.balance, 2)::text AS ledger_balance,
           (SELECT count(*)::int FROM meter_points m WHERE m.account_id = a.id) AS meter_points,
           (SELECT count(*)::int FROM transactions t WHERE t.account_id = a.id) AS transactions,
-          (SELECT round(coalesce(sum(t.amount), 0), 2)::text FROM transactions t WHERE t.account_id = a.id) AS transactions_total
+          (SELECT round(coalesce(sum(t.amount), 0), 2)::text FROM transactions t WHERE t.account_id = a.id) AS transactions_total,
+          (SELECT round(coalesce(sum(CASE WHEN t.type IN ('PAYMENT', 'CREDIT') THEN t.amount ELSE -t.amount END), 0), 2)::text
+             FROM transactions t WHERE t.account_id = a.id) AS transactions_net
      FROM accounts a WHERE a.import_supplier = $1`,
 );
 

@@ -29,10 +29,12 @@ const deleteExpectations = sql(
 const insertExpectations = sql(
   'insertWaveExpectations',
   `INSERT INTO wave_expectations
-          (import_supplier, wave, external_account_number, ledger_balance, meter_points, transactions, transactions_total)
-   SELECT $1, $2, e.external_account_number, e.ledger_balance, e.meter_points, e.transactions, e.transactions_total
+          (import_supplier, wave, external_account_number, ledger_balance, meter_points, transactions,
+           transactions_total, transactions_net)
+   SELECT $1, $2, e.external_account_number, e.ledger_balance, e.meter_points, e.transactions,
+          e.transactions_total, e.transactions_net
      FROM jsonb_to_recordset($3::jsonb) AS e(external_account_number text, ledger_balance numeric,
-          meter_points integer, transactions integer, transactions_total numeric)
+          meter_points integer, transactions integer, transactions_total numeric, transactions_net numeric)
    ON CONFLICT DO NOTHING
    RETURNING external_account_number`,
 );

@@ -1,7 +1,7 @@
 /**
  * The supplier's expectations for a wave (decision 0069): one NDJSON line per account the source
  * system holds, `{external_account_number, ledger_balance?, meter_points?, transactions?,
- * transactions_total?}`. Money is a decimal string of at most two decimal places (a JSON number
+ * transactions_total?, transactions_net?}`. Money is a decimal string of at most two decimal places (a JSON number
  * could have lost digits before we saw it), counts whole numbers. A measure left out is not
  * compared. Errors name the line, counted from 1 as an editor does: `7.ledger_balance`.
  */
@@ -15,6 +15,7 @@ export interface Expectation {
   meter_points: number | null;
   transactions: number | null;
   transactions_total: string | null;
+  transactions_net: string | null;
 }
 
 const FIELDS = new Set([
@@ -23,6 +24,7 @@ const FIELDS = new Set([
   'meter_points',
   'transactions',
   'transactions_total',
+  'transactions_net',
 ]);
 /** Whole digits of a wave's money: its totals add up a million accounts' balances. */
 const MONEY_WHOLE_DIGITS = 13;
@@ -90,6 +92,7 @@ export function readExpectation(
     meter_points: count(v.meter_points, at('meter_points'), errors),
     transactions: count(v.transactions, at('transactions'), errors),
     transactions_total: money(v.transactions_total, at('transactions_total'), errors),
+    transactions_net: money(v.transactions_net, at('transactions_net'), errors),
   };
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: expectation };
 }

@@ -10,31 +10,37 @@
  * meter points those stored under it. The counts and totals come from one statement, so from one
  * snapshot: a follow-up committing meanwhile is in all of them or in none.
  */
+import { BALANCE_ADDING_TYPES } from '../../accounts/payload/ledgers/ledger-balance.ts';
 import { type Db, type Queryable, type Sql, sql } from '../../infra/db/db.ts';
+import {
+  ACCOUNT_MEASURES,
+  type AccountMeasure,
+  type DifferenceKind,
+  MEASURES,
+  type Measure,
+  MONEY_MEASURES,
+} from './measures.ts';
 
-export const MEASURES = [
-  'accounts',
-  'meter_points',
-  'ledger_balance',
-  'transactions',
-  'transactions_total',
-] as const;
-export type Measure = (typeof MEASURES)[number];
-/** The measures compared account by account (`accounts` is only a total). */
-export const ACCOUNT_MEASURES = [
-  'ledger_balance',
-  'meter_points',
-  'transactions',
-  'transactions_total',
-] as const;
-export type AccountMeasure = (typeof ACCOUNT_MEASURES)[number];
+export { ACCOUNT_MEASURES, type AccountMeasure, MEASURES, type Measure };
+
+/** A stored transaction's amount signed as its type moves the balance (the types are ours, not input). */
+const SIGNED_AMOUNT = `CASE WHEN t.type IN (${BALANCE_ADDING_TYPES.map((type) => `'${type}'`).join(', ')})
+                       THEN t.amount ELSE -t.amount END`;
+
+/** Per measure: whether the account's expected and stored values differ (false when either is unknown). */
+const differsColumns = ACCOUNT_MEASURES.map((m) => `coalesce(e.${m} <> m.${m}, false) AS differs_${m}`).join(
+  ',\n           ',
+);
+const measureColumns = ACCOUNT_MEASURES.map((m) => `e.${m} AS expected_${m}, m.${m} AS stored_${m}`).join(
+  ',\n           ',
+);
 
 /**
  * Per external account number of wave ($1 supplier, $2 wave): the stored measures (null columns
  * when no account of the wave was imported under it) and the expected ones (null when the
- * expectations do not give it, `expected` false when they do not list the account), and the kind
- * of the comparison. Money is rounded to pence for output: every stored and uploaded amount has at
- * most two decimal places, so the rounding changes no value.
+ * expectations do not give it, `expected` false when they do not list the account), whether each
+ * measure differs, and the kind of the comparison. Money is rounded to pence for output: every
+ * stored and uploaded amount has at most two decimal places, so the rounding changes no value.
  */
 const compared = (after = '') => `
   stored AS (
@@ -45,13 +51,13 @@ const compared = (after = '') => `
     SELECT m.account_id, count(*) AS n FROM meter_points m JOIN stored s ON s.account_id = m.account_id
      GROUP BY m.account_id
   ), stored_transactions AS (
-    SELECT t.account_id, count(*) AS n, sum(t.amount) AS total
+    SELECT t.account_id, count(*) AS n, sum(t.amount) AS total, sum(${SIGNED_AMOUNT}) AS net
       FROM transactions t JOIN stored s ON s.account_id = t.account_id
      GROUP BY t.account_id
   ), measured AS (
     SELECT s.external_account_number, s.balance AS ledger_balance,
            coalesce(mp.n, 0) AS meter_points, coalesce(t.n, 0) AS transactions,
-           coalesce(t.total, 0) AS transactions_total
+           coalesce(t.total, 0) AS transactions_total, coalesce(t.net, 0) AS transactions_net
       FROM stored s
       LEFT JOIN stored_meter_points mp ON mp.account_id = s.account_id
       LEFT JOIN stored_transactions t ON t.account_id = s.account_id
@@ -62,20 +68,29 @@ const compared = (after = '') => `
     SELECT coalesce(e.external_account_number, m.external_account_number) AS external_account_number,
            e.external_account_number IS NOT NULL AS is_expected,
            m.external_account_number IS NOT NULL AS is_stored,
-           e.ledger_balance AS expected_ledger_balance, m.ledger_balance AS stored_ledger_balance,
-           e.meter_points AS expected_meter_points, m.meter_points AS stored_meter_points,
-           e.transactions AS expected_transactions, m.transactions AS stored_transactions,
-           e.transactions_total AS expected_transactions_total, m.transactions_total AS stored_transactions_total,
+           ${measureColumns},
+           ${differsColumns},
            CASE
              WHEN m.external_account_number IS NULL THEN 'missing'
              WHEN e.external_account_number IS NULL THEN 'unexpected'
-             WHEN e.ledger_balance <> m.ledger_balance OR e.meter_points <> m.meter_points
-               OR e.transactions <> m.transactions OR e.transactions_total <> m.transactions_total
-               THEN 'differing'
+             WHEN ${ACCOUNT_MEASURES.map((m) => `e.${m} <> m.${m}`).join(' OR ')} THEN 'differing'
              ELSE 'matched'
            END AS kind
       FROM expected e FULL JOIN measured m ON m.external_account_number = e.external_account_number
   )`;
+
+/** The sums of a measure over the wave's accounts, each side, its difference and how many give it. */
+function totalColumns(m: AccountMeasure): string {
+  const sum = (side: string) => `coalesce(sum(${side}_${m}), 0)`;
+  const money = (x: string) => (MONEY_MEASURES.has(m) ? `round(${x}, 2)::text` : x);
+  return [
+    `${money(sum('expected'))} AS expected_${m}`,
+    `${money(sum('stored'))} AS stored_${m}`,
+    `${money(`${sum('stored')} - ${sum('expected')}`)} AS difference_${m}`,
+    `count(expected_${m}) AS given_${m}`,
+    `count(*) FILTER (WHERE kind = 'differing' AND differs_${m}) AS differing_${m}`,
+  ].join(',\n          ');
+}
 
 /** Exported for the benchmark's EXPLAIN (bench/reconcile.ts). */
 export const selectReconciliation = sql(
@@ -87,21 +102,7 @@ export const selectReconciliation = sql(
           count(*) FILTER (WHERE kind = 'differing') AS differing,
           count(*) FILTER (WHERE kind = 'missing') AS missing,
           count(*) FILTER (WHERE kind = 'unexpected') AS unexpected,
-          coalesce(sum(expected_meter_points), 0) AS expected_meter_points,
-          coalesce(sum(stored_meter_points), 0) AS stored_meter_points,
-          round(coalesce(sum(expected_ledger_balance), 0), 2)::text AS expected_ledger_balance,
-          round(coalesce(sum(stored_ledger_balance), 0), 2)::text AS stored_ledger_balance,
-          coalesce(sum(expected_transactions), 0) AS expected_transactions,
-          coalesce(sum(stored_transactions), 0) AS stored_transactions,
-          round(coalesce(sum(expected_transactions_total), 0), 2)::text AS expected_transactions_total,
-          round(coalesce(sum(stored_transactions_total), 0), 2)::text AS stored_transactions_total,
-          round(coalesce(sum(stored_ledger_balance), 0) - coalesce(sum(expected_ledger_balance), 0), 2)::text
-            AS difference_ledger_balance,
-          round(coalesce(sum(stored_transactions_total), 0) - coalesce(sum(expected_transactions_total), 0), 2)::text
-            AS difference_transactions_total,
-          count(expected_meter_points) AS given_meter_points, count(expected_ledger_balance) AS given_ledger_balance,
-          count(expected_transactions) AS given_transactions,
-          count(expected_transactions_total) AS given_transactions_total
+          ${ACCOUNT_MEASURES.map(totalColumns).join(',\n          ')}
      FROM compared`,
 );
 
@@ -113,13 +114,14 @@ const selectDifferencePage = sql(
   'selectWaveDifferencePage',
   `WITH ${compared('$3')}
    SELECT external_account_number, kind,
-          round(expected_ledger_balance, 2)::text AS expected_ledger_balance,
-          round(stored_ledger_balance, 2)::text AS stored_ledger_balance,
-          expected_meter_points, stored_meter_points, expected_transactions, stored_transactions,
-          round(expected_transactions_total, 2)::text AS expected_transactions_total,
-          round(stored_transactions_total, 2)::text AS stored_transactions_total
+          ${ACCOUNT_MEASURES.map((m) =>
+            MONEY_MEASURES.has(m)
+              ? `round(expected_${m}, 2)::text AS expected_${m}, round(stored_${m}, 2)::text AS stored_${m}`
+              : `expected_${m}, stored_${m}`,
+          ).join(',\n          ')}
      FROM compared
-    WHERE kind <> 'matched'
+    WHERE kind <> 'matched' AND ($5::text IS NULL OR kind = $5::text)
+      AND ($6::text IS NULL OR CASE $6::text ${ACCOUNT_MEASURES.map((m) => `WHEN '${m}' THEN differs_${m}`).join(' ')} ELSE false END)
     ORDER BY external_account_number
     LIMIT $4`,
 );
@@ -150,6 +152,8 @@ export interface ReconciliationCounts {
 
 export interface Reconciliation {
   accounts: ReconciliationCounts;
+  /** How many differing accounts differ in each measure (an account may differ in several). */
+  differing_measures: Record<AccountMeasure, number>;
   totals: MeasureTotal[];
   /** True when nothing is missing, unexpected or differing (and expectations were uploaded). */
   clean: boolean;
@@ -185,37 +189,35 @@ export async function reconcileWave(q: Queryable, supplier: string, wave: string
     missing: n(r.missing),
     unexpected: n(r.unexpected),
   };
-  const count = (measure: Measure, expected: number, stored: number): MeasureTotal => ({
-    measure,
-    expected,
-    stored,
-    difference: stored - expected,
-  });
-  const money = (measure: Measure): MeasureTotal => ({
-    measure,
-    expected: r[`expected_${measure}`],
-    stored: r[`stored_${measure}`],
-    difference: r[`difference_${measure}`],
-  });
+  const value = (measure: Measure, v: string) => (MONEY_MEASURES.has(measure) ? v : n(v));
   // A measure no expectation gives is not compared: its expected total is unknown, not 0.
-  const given = (total: MeasureTotal): MeasureTotal =>
-    total.measure === 'accounts' || n(r[`given_${total.measure}`]) > 0
-      ? total
-      : { ...total, expected: null, difference: null };
-  const totals = [
-    count('accounts', accounts.expected, accounts.imported),
-    count('meter_points', n(r.expected_meter_points), n(r.stored_meter_points)),
-    money('ledger_balance'),
-    count('transactions', n(r.expected_transactions), n(r.stored_transactions)),
-    money('transactions_total'),
-  ].map(given);
+  const total = (measure: AccountMeasure): MeasureTotal =>
+    n(r[`given_${measure}`]) > 0
+      ? {
+          measure,
+          expected: value(measure, r[`expected_${measure}`]),
+          stored: value(measure, r[`stored_${measure}`]),
+          difference: value(measure, r[`difference_${measure}`]),
+        }
+      : { measure, expected: null, stored: value(measure, r[`stored_${measure}`]), difference: null };
+  const byMeasure = new Map(ACCOUNT_MEASURES.map((m) => [m as Measure, total(m)]));
+  byMeasure.set('accounts', {
+    measure: 'accounts',
+    expected: accounts.expected,
+    stored: accounts.imported,
+    difference: accounts.imported - accounts.expected,
+  });
+  const totals = MEASURES.map((m) => byMeasure.get(m) as MeasureTotal);
+  const differing_measures = Object.fromEntries(
+    ACCOUNT_MEASURES.map((m) => [m, n(r[`differing_${m}`])]),
+  ) as Record<AccountMeasure, number>;
   const clean = accounts.expected > 0 && accounts.differing + accounts.missing + accounts.unexpected === 0;
-  return { accounts, totals, clean };
+  return { accounts, differing_measures, totals, clean };
 }
 
 export interface AccountDifference {
   external_account_number: string;
-  kind: 'missing' | 'unexpected' | 'differing';
+  kind: DifferenceKind;
   /** Differing: the measures that differ; missing and unexpected: every measure known on either side. */
   measures: { measure: AccountMeasure; expected: number | string | null; stored: number | string | null }[];
 }
@@ -224,7 +226,7 @@ function differenceOf(row: Row): AccountDifference {
   const value = (v: string | null | undefined, money: boolean) =>
     v === null || v === undefined ? null : money ? v : Number(v);
   const measures = ACCOUNT_MEASURES.map((measure) => {
-    const money = measure === 'ledger_balance' || measure === 'transactions_total';
+    const money = MONEY_MEASURES.has(measure);
     return {
       measure,
       expected: value(row[`expected_${measure}`], money),
@@ -241,16 +243,31 @@ function differenceOf(row: Row): AccountDifference {
   };
 }
 
-/** Every account that does not match, in external account number order, a page at a time. */
+/** Which accounts that do not match to answer: of one kind, differing in one measure (null: any). */
+export interface DifferenceFilter {
+  kind?: DifferenceKind | null;
+  /** Only the differing accounts whose value of this measure differs. */
+  measure?: AccountMeasure | null;
+}
+
+/** Every account that does not match (or those `filter` keeps), in external account number order, a page at a time. */
 export async function* waveDifferences(
   q: Queryable,
   supplier: string,
   wave: string,
-  pageSize = 5_000,
+  opts: DifferenceFilter & { pageSize?: number } = {},
 ): AsyncGenerator<AccountDifference> {
+  const pageSize = opts.pageSize ?? 5_000;
   let after = '';
   for (;;) {
-    const rows = await withoutJit<Row>(q, selectDifferencePage, [supplier, wave, after, pageSize]);
+    const rows = await withoutJit<Row>(q, selectDifferencePage, [
+      supplier,
+      wave,
+      after,
+      pageSize,
+      opts.kind ?? null,
+      opts.measure ?? null,
+    ]);
     for (const row of rows) yield differenceOf(row);
     if (rows.length < pageSize) return;
     after = rows[rows.length - 1].external_account_number;

@@ -43,6 +43,8 @@ const selectHeldWelcomeEmails = sql(
 
 export interface WaveSummary {
   wave: string;
+  /** The last act on the wave, else `open` (see lastAct). */
+  status: WaveAct | 'open';
   /** How many of its import processes are in each state (states with none are left out). */
   processes: Record<string, number>;
   expected_accounts: number | null;
@@ -62,14 +64,18 @@ interface WaveRow {
 
 export async function listSupplierWaves(q: Queryable, supplier: string): Promise<WaveSummary[]> {
   const { rows } = await q.query<WaveRow>(selectWaves, [supplier]);
-  return rows.map((r) => ({
-    wave: r.wave,
-    processes: Object.fromEntries(Object.entries(r.processes).map(([k, v]) => [k, Number(v)])),
-    expected_accounts: r.expected_accounts === null ? null : Number(r.expected_accounts),
-    expectations_uploaded_at: r.expectations_uploaded_at,
-    approved_at: r.approved_at,
-    rolled_back_at: r.rolled_back_at,
-  }));
+  return rows.map((r) => {
+    const processes = Object.fromEntries(Object.entries(r.processes).map(([k, v]) => [k, Number(v)]));
+    return {
+      wave: r.wave,
+      status: lastAct(r, processes) ?? 'open',
+      processes,
+      expected_accounts: r.expected_accounts === null ? null : Number(r.expected_accounts),
+      expectations_uploaded_at: r.expectations_uploaded_at,
+      approved_at: r.approved_at,
+      rolled_back_at: r.rolled_back_at,
+    };
+  });
 }
 
 /** Whether a process names the wave or its `waves` row exists (expectations, approval, rollback). */
@@ -94,15 +100,33 @@ export async function heldWelcomeEmails(q: Queryable, supplier: string, wave: st
   return Number(rows[0].n);
 }
 
-export type WaveStatus = 'no_expectations' | 'differences' | 'matched' | 'approved' | 'rolled_back';
+export type WaveAct = 'approved' | 'rolled_back';
+export type WaveStatus = 'no_expectations' | 'differences' | 'matched' | WaveAct;
+
+/**
+ * The last act on the wave as a whole, or null when none stands. Approval is final, so it is the
+ * last act whenever there is one. A rollback moves every process of the wave to CANCELLED; once
+ * any of them is in another state, the wave was scheduled again after it (a re-push), and the
+ * rollback is history, not where the wave stands.
+ */
+export function lastAct(
+  record: Pick<WaveRecord, 'approved_at' | 'rolled_back_at'> | null,
+  processes: Record<string, number>,
+): WaveAct | null {
+  if (record?.approved_at) return 'approved';
+  const pushedAgain = Object.entries(processes).some(([state, n]) => state !== 'CANCELLED' && n > 0);
+  if (record?.rolled_back_at && !pushedAgain) return 'rolled_back';
+  return null;
+}
 
 /** Where the wave stands, as its reconciliation answers it: the last act on it, else its comparison. */
 export function waveStatus(
   record: Pick<WaveRecord, 'expectations_uploaded_at' | 'approved_at' | 'rolled_back_at'> | null,
+  processes: Record<string, number>,
   reconciliation: Pick<Reconciliation, 'clean'>,
 ): WaveStatus {
-  if (record?.rolled_back_at) return 'rolled_back';
-  if (record?.approved_at) return 'approved';
+  const act = lastAct(record, processes);
+  if (act) return act;
   if (!record?.expectations_uploaded_at) return 'no_expectations';
   return reconciliation.clean ? 'matched' : 'differences';
 }

@@ -1,14 +1,35 @@
 /**
  * The wire shapes of a wave that both its APIs answer (the supplier's reconciliation, the
  * operator's approval and refusals): its name, the accounts compared and the totals per measure.
+ * Every route with a wave in its path checks the name with `checkWaveName` before validation, so
+ * a bad name is answered alike everywhere: 400 with the item `invalid_wave` at `wave`.
  */
 import { Type } from '@sinclair/typebox';
-import { MEASURES } from './reconciliation.queries.ts';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { WAVE_NAME, WAVE_NAME_DETAIL } from '../../accounts/account-checks.ts';
+import { validationFailed } from '../../errors/error-catalogue.ts';
+import { item } from '../../errors/error-items.ts';
+import { isJsonObject } from '../../http/json-body.ts';
+import { ACCOUNT_MEASURES, MEASURES, measureDefinitionLines } from './measures.ts';
 
 export const WaveName = Type.String({
-  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
-  description: 'The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit.',
+  pattern: WAVE_NAME.source,
+  description: `The wave: ${WAVE_NAME_DETAIL.replace(/^A wave is /, '')} (invalid_wave otherwise).`,
 });
+
+/** The 400 of a path that names no possible wave. */
+export const invalidWave = () =>
+  validationFailed('validation_error', [item('wave', 'invalid_wave', WAVE_NAME_DETAIL)]);
+
+/**
+ * A route's preValidation hook: 400 invalid_wave (with a readable detail) for a path whose
+ * `wave` is not a wave's name, before the schema's pattern would answer the generic `invalid`.
+ */
+export function checkWaveName(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
+  // Before validation the params are what the router matched: read them without trusting a type.
+  const wave = isJsonObject(request.params) ? request.params.wave : undefined;
+  done(typeof wave === 'string' && WAVE_NAME.test(wave) ? undefined : invalidWave());
+}
 
 export const ReconciliationCounts = Type.Object({
   expected: Type.Integer(),
@@ -19,6 +40,15 @@ export const ReconciliationCounts = Type.Object({
   unexpected: Type.Integer(),
 });
 
+/** How many differing accounts differ in each measure. */
+export const DifferingMeasures = Type.Object(
+  Object.fromEntries(ACCOUNT_MEASURES.map((m) => [m, Type.Integer()])),
+  {
+    description:
+      'How many differing accounts differ in each measure (an account may differ in several): what ?kind=differing&measure=<measure> of the differences answers.',
+  },
+);
+
 const Amount = Type.Union([Type.Integer(), Type.String({ description: 'Money: a decimal string.' })]);
 
 export const MeasureTotals = Type.Array(
@@ -28,4 +58,7 @@ export const MeasureTotals = Type.Array(
     stored: Amount,
     difference: Type.Union([Amount, Type.Null()]),
   }),
+  {
+    description: `One total per measure, summed over the wave's accounts: stored minus expected is the difference. The measures, per account:\n\n${measureDefinitionLines('- ')}`,
+  },
 );

@@ -8,7 +8,7 @@ import { Type } from '@sinclair/typebox';
 import { AdminObject, BadRequest, ErrorRef, SupplierCodeParam } from '../../http/schemas.ts';
 import type { Db } from '../../infra/db/db.ts';
 import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
-import { MeasureTotals, ReconciliationCounts, WaveName } from './wave.schemas.ts';
+import { checkWaveName, MeasureTotals, ReconciliationCounts, WaveName } from './wave.schemas.ts';
 import { approveWave, OPERATOR } from './wave-approval.ts';
 import { ROLLBACK_TABLES } from './wave-rollback.queries.ts';
 import { rollBackWave } from './wave-rollback.ts';
@@ -48,6 +48,13 @@ const ApproveBody = Type.Object(
         description: 'Approve although the reconciliation finds differences (recorded as forced).',
       }),
     ),
+    approved_by: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: `Who approves, as the record should name them (default "${OPERATOR}": the operator key names nobody).`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -63,7 +70,7 @@ const ApprovalView = AdminObject(
     import_supplier: Type.String(),
     wave: Type.String(),
     approved_at: Type.String({ format: 'date-time' }),
-    approved_by: Type.String(),
+    approved_by: Type.String({ description: 'Who approved: the approved_by given, else "operator".' }),
     approval: Type.Object(
       { accounts: Counts, totals: Totals, forced: Type.Boolean() },
       { description: 'The reconciliation at approval, and whether it was forced past differences.' },
@@ -92,6 +99,7 @@ export const waveAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app
   app.post(
     '/waves/:supplier/:wave/approve/',
     {
+      preValidation: checkWaveName,
       schema: {
         tags,
         summary: 'Approve a wave: final; releases its held welcome e-mails',
@@ -105,12 +113,14 @@ export const waveAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app
     async (request) => {
       const { supplier, wave } = request.params;
       const force = request.body?.force ?? false;
-      const approved = await approveWave(db, { supplier, wave, force, by: OPERATOR });
+      const by = request.body?.approved_by?.trim() || OPERATOR;
+      const approved = await approveWave(db, { supplier, wave, force, by });
       request.log.info(
         {
           event: 'wave_approved',
           importSupplier: supplier,
           wave,
+          approvedBy: approved.approved_by,
           forced: approved.approval.forced,
           releasedEmails: approved.released_emails,
         },
@@ -128,6 +138,7 @@ export const waveAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app
   app.post(
     '/waves/:supplier/:wave/rollback/',
     {
+      preValidation: checkWaveName,
       schema: {
         tags,
         summary: 'Roll back a wave before its approval: delete its accounts, cancel its processes',

@@ -3,6 +3,7 @@
  * (which they share, see transactions.service.ts): money to the penny, and which types may be
  * negative.
  */
+import { BALANCE_ADDING_TYPES } from '../../accounts/payload/ledgers/ledger-balance.ts';
 import { type ErrorItem, item } from '../../errors/error-items.ts';
 import { exactUnits, MONEY_PLACES } from './amounts.ts';
 import type { Transaction, TransactionType } from './transactions.schema.ts';
@@ -54,4 +55,4 @@ export function transactionErrors(t: Transaction, attr: string): ErrorItem[] {
 
 /** How a transaction moves the balance (credit positive): payments and credits add, the rest subtract. */
 export const balanceSign = (type: TransactionType): 1n | -1n =>
-  type === 'PAYMENT' || type === 'CREDIT' ? 1n : -1n;
+  BALANCE_ADDING_TYPES.includes(type) ? 1n : -1n;

@@ -13,6 +13,13 @@ export interface BalanceTransaction {
   to_prepay_meter_serial_number?: string;
 }
 
+/**
+ * The types that add to the balance (credit positive); every other type subtracts. The one rule of
+ * how a transaction moves a balance: the payload checks, the stored balance of follow-ups and the
+ * waves' `transactions_net` (reconciliation.queries.ts) all read it.
+ */
+export const BALANCE_ADDING_TYPES: readonly TransactionType[] = ['PAYMENT', 'CREDIT'];
+
 /** True for transactions that count towards account and ledger balances: not prepay vends. */
 export function countsTowardsBalance(transaction: BalanceTransaction): boolean {
   return !transaction.to_prepay_meter_serial_number;
@@ -22,7 +29,7 @@ export function countsTowardsBalance(transaction: BalanceTransaction): boolean {
 export function balanceEffect(transaction: BalanceTransaction): bigint | null {
   const amount = toScaledInteger(transaction.amount, MONEY_SCALE);
   if (amount === null) return null;
-  return transaction.type === 'PAYMENT' || transaction.type === 'CREDIT' ? amount : -amount;
+  return BALANCE_ADDING_TYPES.includes(transaction.type) ? amount : -amount;
 }
 
 /** The summed effect of the balance-counting transactions, or null if any amount is unusable. */

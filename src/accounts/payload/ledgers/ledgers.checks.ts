@@ -12,6 +12,7 @@ import { checkPaymentPreferences } from '../payments/payments.checks.ts';
 import { findRepeatedIndexes } from '../rules/duplicates.ts';
 import { countsTowardsBalance, reconcileBalance } from './ledger-balance.ts';
 import { fieldOf, type TransactionGroup } from './transaction-groups.ts';
+import type { Transaction } from './transactions.schema.ts';
 
 export function checkStatementHistory(ctx: CheckContext, facts: AccountFacts, group: TransactionGroup): void {
   const earliestBilledTo = earliestLastBilledToDate(facts);
@@ -103,21 +104,37 @@ function checkGroupBalances(ctx: CheckContext, facts: AccountFacts, group: Trans
   if (!isLedger && count(facts.payload.ledgers) > 0) return;
   const closing = scaledOrZero(isLedger ? group.ledgerBalance : facts.payload.transfer_balance);
   if (closing === null || (!isLedger && !ctx.isClean('transfer_balance'))) return;
-  const current = reconcileBalance(
-    lastStatement,
-    group.current.map(({ value }) => value),
-    closing,
-  );
+  const transactions = group.current.map(({ value }) => value);
+  const current = reconcileBalance(lastStatement, transactions, closing);
   if (current !== null && !current.reconciles) {
     const [where, code] = isLedger
       ? ([fieldOf(group, 'ledger_balance'), 'balance_mismatch_on_ledger_balance'] as const)
       : (['transfer_balance', 'balance_mismatch_on_transfer_balance'] as const);
-    ctx.report(
-      where,
-      code,
-      `The last statement balance plus the current statement transactions is ${formatScaled(current.expected)}.`,
-    );
+    ctx.report(where, code, balanceMismatchDetail(group, { closing, lastStatement, current, transactions }));
   }
+}
+
+/**
+ * What a balance mismatch says: the balance given, the one its statement history makes, and what
+ * that was made of, naming what is absent (an account without ledgers and without a last
+ * statement balance or current transactions makes 0.00 from nothing, and should say so).
+ */
+function balanceMismatchDetail(
+  group: TransactionGroup,
+  f: { closing: bigint; lastStatement: bigint; current: { expected: bigint }; transactions: Transaction[] },
+): string {
+  const counted = f.transactions.filter(countsTowardsBalance);
+  const opening =
+    group.lastStatementBalance === undefined
+      ? 'no last statement balance (0.00)'
+      : `the last statement balance ${formatScaled(f.lastStatement)}`;
+  const moved =
+    counted.length === 0
+      ? 'no current statement transactions'
+      : `${counted.length} current statement transaction(s) netting ${formatScaled(f.current.expected - f.lastStatement)}`;
+  const what = group.path === '' ? 'transfer balance' : 'ledger balance';
+  const how = group.path === '' ? 'an account without ledgers takes' : 'the ledger takes';
+  return `The ${what} is ${formatScaled(f.closing)}, not ${formatScaled(f.current.expected)}: ${how} ${opening} plus ${moved}.`;
 }
 
 /**

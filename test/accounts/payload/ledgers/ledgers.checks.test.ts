@@ -1,4 +1,6 @@
-import { describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { errorsOf, exampleWith } from '../support/payload-fixtures.ts';
 import { ruleCases } from '../support/rule-cases.ts';
 
 const LEDGER = 'ledgers.0';
@@ -241,4 +243,36 @@ describe('ledgers and payment preferences', () => {
       },
     },
   ]);
+});
+
+describe('what a balance mismatch says', () => {
+  const detailAt = (changes: Record<string, unknown>, attr: string) =>
+    errorsOf(exampleWith(changes)).find((e) => e.attr === attr)?.detail;
+
+  it('names what an account without ledgers, last statement balance or transactions makes its balance from', () => {
+    const detail = detailAt(
+      {
+        ledgers: undefined,
+        last_statement_closing_date: '2019-07-31',
+        historical_statement_transactions: undefined,
+        current_statement_transactions: undefined,
+        transfer_balance: '12.30',
+      },
+      'transfer_balance',
+    );
+    assert.equal(
+      detail,
+      'The transfer balance is 12.30, not 0.00: an account without ledgers takes no last statement balance (0.00) plus no current statement transactions.',
+    );
+  });
+
+  it('names the last statement balance and the transactions a ledger adds up', () => {
+    assert.equal(
+      detailAt(
+        { [`${LEDGER}.ledger_balance`]: '30.01', transfer_balance: '30.01' },
+        `${LEDGER}.ledger_balance`,
+      ),
+      'The ledger balance is 30.01, not 30.00: the ledger takes the last statement balance 20.00 plus 2 current statement transaction(s) netting 10.00.',
+    );
+  });
 });
