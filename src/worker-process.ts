@@ -2,6 +2,7 @@ import pino from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { startWorker } from './account-import/queue/worker.ts';
 import { startMailSenderFromConfig } from './accounts/welcome-emails/start-mail-sender.ts';
+import { ReferenceCache } from './catalogue/reference-cache.ts';
 import type { FerryConfig } from './config.ts';
 import { startWebhooks, webhookSettings } from './events/webhooks/start-webhooks.ts';
 import { serveMetrics } from './http/metrics.ts';
@@ -31,10 +32,16 @@ export async function runWorkerProcess(config: FerryConfig): Promise<void> {
           token: config.metricsToken,
         });
   const webhooks = startWebhooks(webhooksSettings, { db, logger, metrics });
+  // The worker checks each account against the catalogue again at creation (decision 0091).
+  const reference = await ReferenceCache.open(db, {
+    timeZone: config.serviceTimezone,
+    onError: (err) => logger.error({ err }, 'reloading the reference data failed'),
+  });
   const worker = startWorker(config, { db, logger, metrics, onSettled: () => webhooks.eventsCommitted() });
   const mailSender = startMailSenderFromConfig(config, { db, logger });
   const stop = async () => {
     await Promise.all([worker.stop(), mailSender?.stop(), webhooks.stop()]);
+    await reference.close();
     metricsServer?.close();
     await db.close();
     process.exit(0);

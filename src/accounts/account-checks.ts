@@ -19,6 +19,7 @@
  */
 import { isMainThread, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { currentReference, currentSnapshot, installSnapshot } from '../catalogue/reference-data.ts';
 import { validationFailed } from '../errors/error-catalogue.ts';
 import { type ErrorItem, item } from '../errors/error-items.ts';
 import { localDate } from '../infra/clock.ts';
@@ -250,17 +251,27 @@ export async function validateAccount(options: {
   }
 }
 
-/** A check thread's task: the body's JSON text and the clock. */
+/**
+ * A check thread's task: the body's JSON text, the clock, and the reference data the event loop
+ * checks against (its key; its snapshot when the thread said it holds another version).
+ */
 interface ThreadTask {
   text: string;
   clock: CheckClock;
+  reference: string;
+  snapshot?: string;
 }
+
+/** A thread's answer: the verdict, or that it holds other reference data than the task names. */
+type ThreadAnswer = Verdict | { stale: true };
 
 /**
  * Runs in a check thread (Piscina loads this module there): reads the body from its text as the
  * event loop read it (numbers a double cannot keep, kept as sent) and answers its verdict.
  */
-export function verdictInThread({ text, clock }: ThreadTask): Verdict {
+export function verdictInThread({ text, clock, reference, snapshot }: ThreadTask): ThreadAnswer {
+  if (snapshot !== undefined && currentReference().key !== reference) installSnapshot(snapshot);
+  if (currentReference().key !== reference) return { stale: true };
   const kept = parseKeepingNumbers(text, JSON.parse(text));
   // The event loop read this text as a body already, so this does not happen; if it does, the
   // pool checks the body there instead.
@@ -275,7 +286,7 @@ const TASKS_QUEUED_PER_THREAD = 16;
 if (!isMainThread && workerData === THREAD_MARK) prepareAccountPayloadValidation();
 
 export class AccountCheckPool {
-  #threads: Piscina<ThreadTask, Verdict> | null = null;
+  #threads: Piscina<ThreadTask, ThreadAnswer> | null = null;
   /** Set when a thread failed before any answered: they cannot load, so none is started again. */
   #unusable = false;
   /** Checks a thread answered (the rest ran on the event loop). */
@@ -287,9 +298,9 @@ export class AccountCheckPool {
   constructor(readonly size: number) {}
 
   /** Starts the threads now, so the first requests do not wait for them to load. */
-  start(): Piscina<ThreadTask, Verdict> {
+  start(): Piscina<ThreadTask, ThreadAnswer> {
     if (this.#threads) return this.#threads;
-    this.#threads = new Piscina<ThreadTask, Verdict>({
+    this.#threads = new Piscina<ThreadTask, ThreadAnswer>({
       filename: import.meta.url,
       name: 'verdictInThread',
       minThreads: this.size,
@@ -319,9 +330,16 @@ export class AccountCheckPool {
     if (text === undefined || this.size === 0 || this.#unusable) return verdictOf(body, clock);
     const threads = this.start();
     try {
-      const verdict = await threads.run({ text, clock });
+      const reference = currentReference().key;
+      let answer = await threads.run({ text, clock, reference });
+      // A thread learns a new catalogue version once, from the snapshot sent with a retried check.
+      if ('stale' in answer) {
+        const snapshot = currentSnapshot();
+        answer = await threads.run({ text, clock, reference: currentReference().key, snapshot });
+      }
+      if ('stale' in answer) return verdictOf(body, clock);
       this.checksInThreads++;
-      return verdict;
+      return answer;
     } catch {
       // Threads stopped by `close` are no sign that they cannot load.
       if (this.checksInThreads === 0 && this.#threads === threads) this.#unusable = true;

@@ -8,6 +8,7 @@ import {
   openingBalance,
   openStatementStart,
 } from './account-records.ts';
+import { refuseAgainstReferenceData } from './reference-recheck.ts';
 import { lockWavesAgainstApproval } from './welcome-emails/wave-hold.ts';
 
 // Column lists of each child table, in the order of jsonb_to_recordset's record definition.
@@ -236,6 +237,7 @@ export interface CreatedAccount {
  */
 export async function createAccounts(tx: Queryable, inputs: CreateAccountInput[]): Promise<CreatedAccount[]> {
   if (inputs.length === 0) return [];
+  refuseAgainstReferenceData(inputs);
   await refuseTakenIdentifiers(tx, inputs);
   const accountIds = await insertAccountRows(tx, inputs);
 

@@ -24,12 +24,14 @@ const CREATION_FAILURES = {
   meter_point_on_another_account: 400,
   reference_already_exists: 400,
   account_already_exists: 400,
+  catalogue_check_failed: 400,
 } as const;
 
 /** A well-formed transaction that cannot be added (interface 4.2, TRANSACTION_IMPORT_ERROR). */
 const TRANSACTION_REFUSALS = {
   transaction_in_future: 400,
   transaction_outside_open_statement_period: 400,
+  product_code_does_not_exist: 400,
 } as const;
 
 export const ERROR_STATUS = {

@@ -244,6 +244,18 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
     where: 'POST /admin/v1/waves/<supplier>/<wave>/rollback/.',
     todo: 'Correct the accounts named in the body with follow-up imports instead.',
   },
+  product_code_does_not_exist: {
+    means:
+      'A supply charge names a product the catalogue does not hold (only once a catalogue is uploaded); answered as TRANSACTION_IMPORT_ERROR, nothing was added.',
+    where: 'POST /v1/data-import/transactions/create/.',
+    todo: 'Correct the product_code (GET /v2/data-import/products/ lists the catalogue) and send the whole request again.',
+  },
+  catalogue_check_failed: {
+    means:
+      "A process's latest_error: at creation the account no longer passed the catalogue or code list checks (the reference data changed after it was accepted); the detail names the item code and attr.",
+    where: "A process's latest_error (the worker, V1 process).",
+    todo: 'Correct the account data against the current catalogue and create it again.',
+  },
   product_in_use: {
     means:
       'The catalogue upload leaves out products or tariffs that accounts or processes (not CANCELLED) use; `accounts` and `processes` count them, `codes` names some. Nothing was stored.',

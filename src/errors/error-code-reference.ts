@@ -30,6 +30,7 @@ const VALIDATION_FAILURES = {
 const TRANSACTION_REFUSALS = {
   transaction_in_future: true,
   transaction_outside_open_statement_period: true,
+  product_code_does_not_exist: true,
 } as const satisfies Record<TransactionRefusalCode, true>;
 
 /** The top-level codes a body with `errors` (ValidationError) carries. */

@@ -1,5 +1,7 @@
 /** Catalogues for the tests: products as NDJSON lines, one holding the example account's tariffs. */
 import type { FastifyInstance } from 'fastify';
+import { mpanCheckDigit } from '../../src/accounts/payload/meter-points/mpan.ts';
+import { accountFor } from '../helpers/account-fixtures.ts';
 import { adminHeaders } from '../helpers/test-app.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
@@ -81,4 +83,15 @@ export async function uploadList(app: FastifyInstance, name: string, values: str
     payload: `${values.join('\n')}\n`,
   });
   return { status: res.statusCode, body: res.json() as Obj };
+}
+
+/**
+ * accountFor's account with an MPAN of distributor 12 (GSP group C), as the reference's example
+ * has: accountFor's MPANs start 10 (group A).
+ */
+export function regionCAccount(supplier: string, n: number): Obj {
+  const a = accountFor(supplier, n);
+  const first12 = `12${String(n).padStart(10, '0')}`;
+  a.supply_addresses[0].meter_points[0].identifier = `${first12}${mpanCheckDigit(first12)}`;
+  return a;
 }

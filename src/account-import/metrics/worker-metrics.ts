@@ -45,3 +45,15 @@ export const supplierAutomaticPauses = (registry: Registry): Counter<'supplier'>
     'Times the worker paused a supplier because its config pause_when_errored was met.',
     ['supplier'],
   );
+
+/**
+ * Accounts the worker failed because, at creation, they no longer passed the catalogue or code
+ * list checks (decision 0091). It should stay 0: what accounts or processes use cannot be removed.
+ */
+export const workerCatalogueRefusals = (registry: Registry): Counter<'supplier'> =>
+  sharedCounter(
+    registry,
+    'ferry_worker_catalogue_refusals_total',
+    'Accounts the worker failed at creation on the catalogue or code lists (should stay 0).',
+    ['supplier'],
+  );

@@ -18,6 +18,7 @@ import { foldTallyChanges } from '../metrics/import-metrics.queries.ts';
 import {
   supplierAutomaticPauses,
   workerBatchDuration,
+  workerCatalogueRefusals,
   workerIdentifierConflicts,
 } from '../metrics/worker-metrics.ts';
 import { type EventProcess, logProcessEvents } from '../process-event-log.ts';
@@ -92,6 +93,7 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
   let lastFold = Date.now();
   const batchDuration = opts.metrics ? workerBatchDuration(opts.metrics) : null;
   const lateConflicts = opts.metrics ? workerIdentifierConflicts(opts.metrics) : null;
+  const catalogueRefusals = opts.metrics ? workerCatalogueRefusals(opts.metrics) : null;
   const automaticPauses = opts.metrics ? supplierAutomaticPauses(opts.metrics) : null;
   /** Suppliers with a process ended ERRORED since their last automatic-pause check. */
   const erroredSince = new Set<string>();
@@ -154,6 +156,8 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
     if (outcome.trigger === 'fail' && LATE_CONFLICT_CODES.has(outcome.errorCode ?? '')) {
       lateConflicts?.inc({ supplier: p.import_supplier, code: outcome.errorCode });
     }
+    if (outcome.errorCode === 'catalogue_check_failed')
+      catalogueRefusals?.inc({ supplier: p.import_supplier });
     logProcessEvents(logger, outcome.trigger, [{ ...asEventProcess(p), errorCode: outcome.errorCode }], {
       workerId,
     });

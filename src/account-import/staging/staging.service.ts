@@ -3,6 +3,7 @@
  * answer its validated data, stage account data without creating it, and turn staged data into
  * an account within the request (or, with `dry_run`, show that it would be).
  */
+
 import { type Static, Type } from '@sinclair/typebox';
 import {
   addConflicts,
@@ -16,6 +17,7 @@ import { createAccount } from '../../accounts/create-account.ts';
 import type { AccountPayload } from '../../accounts/payload/account-payload.schema.ts';
 import { isRegistryCode } from '../../accounts/payload/rules/registry-code.ts';
 import { uniqueIdentifiersOf } from '../../accounts/payload/unique-identifiers.ts';
+import { currentReference } from '../../catalogue/reference-data.ts';
 import {
   apiError,
   type CreationFailureCode,
@@ -228,7 +230,10 @@ export async function processStagedAccount(
 ): Promise<ProcessedAccount> {
   const { db, suppliers, timeZone } = deps;
   const { import_supplier_code: code, external_account_number: external } = request;
-  if (request.operations_team_name !== undefined && !isRegistryCode(request.operations_team_name)) {
+  // Once the operator uploaded the operations-team list, the name must be in it (decision 0091).
+  const teams = currentReference().list('operations-team');
+  const team = request.operations_team_name;
+  if (team !== undefined && (!isRegistryCode(team) || (teams !== undefined && !teams.has(team)))) {
     throw validationFailed(
       'validation_error',
       [

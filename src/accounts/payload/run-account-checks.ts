@@ -5,6 +5,7 @@
  * of the table is the order errors are reported in.
  */
 
+import { currentReference } from '../../catalogue/reference-data.ts';
 import type { CheckContext } from '../../validation/check-context.ts';
 import { describeAccount } from './account-facts.ts';
 import { checkAccountKindRules, checkAccountType } from './account-payload.checks.ts';
@@ -12,6 +13,7 @@ import type { AccountPayload } from './account-payload.schema.ts';
 import { checkBillingAddress, checkSupplyAddresses } from './addresses/addresses.checks.ts';
 import { checkBillingOptions, checkBillingRecords } from './billing/billing.checks.ts';
 import { checkBusiness, checkPortfolios } from './business/business.checks.ts';
+import { checkReferenceData } from './catalogue/catalogue.checks.ts';
 import { checkCustomers } from './customers/customers.checks.ts';
 import { checkAccountExtras, checkFit, checkNotes } from './extras/extras.checks.ts';
 import { checkBillingStartKnown, checkLedgers, checkStatementHistory } from './ledgers/ledgers.checks.ts';
@@ -96,4 +98,16 @@ export function runAccountChecks(payload: AccountPayload, ctx: CheckContext): vo
   checkBillingStartKnown(ctx, facts, groups);
   checkTransactions(ctx, facts, groups);
   for (const group of groups) checkStatementHistory(ctx, facts, group);
+  // Last: an existence check skips a value whose form check above failed.
+  checkReferenceData(ctx, facts, groups, currentReference());
+}
+
+/**
+ * The reference data checks alone, over a payload that passed every check once: the worker asks
+ * again at creation, since the catalogue may have changed since the account was accepted.
+ */
+export function runReferenceChecks(payload: AccountPayload, ctx: CheckContext): void {
+  const reference = currentReference();
+  if (reference.tariffs === null && reference.lists.size === 0) return;
+  checkReferenceData(ctx, describeAccount(payload, ctx), transactionGroups(ctx, payload), reference);
 }

@@ -1,5 +1,6 @@
 import { lockImportedAccount } from '../../accounts/imported-account.ts';
 import { checkTransactionList } from '../../accounts/payload/ledgers/transactions.checks.ts';
+import { currentReference } from '../../catalogue/reference-data.ts';
 import { RawBodyError, type TransactionRefusalCode } from '../../errors/error-catalogue.ts';
 import type { ErrorItem } from '../../errors/error-items.ts';
 import { recordAccountEvent } from '../../events/event-feed.ts';
@@ -105,6 +106,8 @@ function checkRequest(raw: unknown, today: string): TransactionsRequest {
 export async function importTransactions(deps: FollowUpDeps, raw: unknown, flags: TransactionFlags) {
   const today = localDate(new Date(), deps.config.serviceTimezone);
   const body = checkRequest(raw, today);
+  // With no catalogue uploaded, a product code is checked for its form only (decision 0091).
+  const products = currentReference().products;
   return withTransientRetry(() =>
     deps.db.transaction(async (tx) => {
       const account = await lockImportedAccount(tx, body.import_supplier, body.external_account_number);
@@ -123,6 +126,13 @@ export async function importTransactions(deps: FollowUpDeps, raw: unknown, flags
         if (flags.checkPreviouslyAdded && existing.has(t.transaction_id)) {
           results.push({ status: 'TRANSACTION_ALREADY_EXISTS', transaction_data: echo(t) });
           continue;
+        }
+        if (t.type === 'SUPPLY_CHARGE' && products !== null && !products.has(t.product_code)) {
+          throw new TransactionImportError(
+            'product_code_does_not_exist',
+            `Transaction ${t.transaction_id} names product ${t.product_code}, which the catalogue does not hold.`,
+            t,
+          );
         }
         if (t.transaction_date > today) {
           throw new TransactionImportError(
