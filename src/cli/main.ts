@@ -48,6 +48,7 @@ Operator (FERRY_URL, FERRY_OPERATOR_API_KEY; add --json for JSON output):
 Supplier (one request body a line; \`ferry push --help\` for the report and exit codes):
   push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>] [--concurrency N]
                 [--dry-run] [--validate-only [--summary FILE]] [--no-wait] [--retry-rejected] [--wave NAME]
+  push accounts [<book.ndjson>] --profile <profile.yaml> …   map the CSV files, then push (every push option)
   push notes|transactions|statements|payment-instructions <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
   push accounts [<book.ndjson>] --profile <profile.yaml> …   map the CSV files, then push (every push option)
   map accounts --profile <profile.yaml> [--out <book.ndjson>]  CSV files + a mapping profile → a book (\`ferry map --help\`)

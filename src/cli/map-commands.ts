@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { ProfileError } from '../flat-files/profile.ts';
 import type { BookPlan } from '../flat-files/profile-plan.ts';
+import { addSourcesToReport } from '../flat-files/report-sources.ts';
 import { planProfileFile, sourcesPathOf, writeBook } from '../flat-files/write-book.ts';
 
 export const MAP_USAGE = `Usage:
@@ -117,4 +118,30 @@ export async function runMapCommand(argv: string[], io: MapIo = defaultIo()): Pr
   }
   const mapped = await mapProfileBook(values.profile as string, values.out, { ...io, label: 'ferry map' });
   return mapped.code;
+}
+
+/** A book `ferry push accounts --profile` mapped, to trace its report's errors to the source. */
+export interface ProfileBook {
+  plan: BookPlan;
+  book: string;
+}
+
+/**
+ * `ferry push accounts [book.ndjson] --profile P.yaml`: maps before anything is sent. Returns the
+ * book to push, or the exit code when the profile or the source files have problems.
+ */
+export async function mapBeforePush(
+  profilePath: string,
+  bookPath: string | undefined,
+  io: MapIo,
+): Promise<ProfileBook | { code: number }> {
+  const mapped = await mapProfileBook(profilePath, bookPath, { ...io, label: 'ferry push' });
+  return mapped.code === 0 ? { plan: mapped.plan, book: mapped.book } : { code: mapped.code };
+}
+
+/** Adds to each error of the push's report the source file, line and column of its field. */
+export async function traceReport(mapped: ProfileBook, reportPath: string, io: MapIo): Promise<void> {
+  const traced = await addSourcesToReport(reportPath, sourcesPathOf(mapped.book), mapped.plan);
+  if (traced > 0)
+    io.out(`ferry push: ${traced} error(s) in the report traced to their source rows (source)\n`);
 }

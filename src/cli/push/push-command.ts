@@ -8,6 +8,7 @@
 import { accessSync, constants } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { WAVE_NAME } from '../../accounts/account-checks.ts';
+import { mapBeforePush, type ProfileBook, traceReport } from '../map-commands.ts';
 import {
   AccountPush,
   type AccountPushMode,
@@ -27,6 +28,7 @@ export const PUSH_USAGE = `Usage:
   ferry push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
                       [--concurrency N] [--dry-run] [--validate-only] [--summary FILE]
                       [--no-wait] [--retry-rejected] [--wave NAME]
+  ferry push accounts [<book.ndjson>] --profile <profile.yaml> --url <base> --api-key <key> […]
   ferry push notes|transactions|statements|payment-instructions <file.ndjson> --url <base>
                       --api-key <key> [--report <file.ndjson>] [--concurrency N]
 
@@ -41,6 +43,9 @@ command with the same report resumes, and sends again each line changed since it
   --no-wait         stop (exit 2) when the supplier is paused, instead of waiting for it to resume
   --retry-rejected  send again the lines the report holds as REJECTED or ERRORED
   --wave NAME       schedule every account in this wave of its supplier (task_params.wave)
+  --profile P.yaml  map the CSV files of a mapping profile into the book first (the file named, or
+                    <profile>-v<version>.ndjson; ferry map --help); each error in the report then
+                    carries its source: file, line and column
 
 Exit 0: all succeeded; 1: some rejected or errored; 2: could not run.
 `;
@@ -76,12 +81,14 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
     io.out(PUSH_USAGE);
     return 0;
   }
-  const [kind, file, ...extra] = positionals;
+  const [kind, bookFile, ...extra] = positionals;
+  let file = bookFile;
   const isAccounts = kind === 'accounts';
   if (!isAccounts && !FOLLOW_UP_KINDS.includes(kind as FollowUpKind)) {
     return usage(io, kind ? `unknown kind "${kind}"` : 'what to push is missing');
   }
-  if (!file) return usage(io, 'the NDJSON file is missing');
+  if (values.profile !== undefined && !isAccounts) return usage(io, '--profile maps accounts only');
+  if (!file && values.profile === undefined) return usage(io, 'the NDJSON file is missing');
   if (extra.length > 0) return usage(io, `unexpected argument "${extra[0]}"`);
   const url = values.url ?? io.env.FERRY_URL;
   const apiKey = values['api-key'] ?? io.env.FERRY_API_KEY;
@@ -115,6 +122,15 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
   if (values.wave !== undefined && !WAVE_NAME.test(values.wave)) {
     return usage(io, '--wave must be 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit');
   }
+  // With --profile the book is mapped from the CSV files first: a mistake stops before any request.
+  let profileBook: ProfileBook | null = null;
+  if (values.profile !== undefined) {
+    const mapped = await mapBeforePush(values.profile, file, io);
+    if ('code' in mapped) return mapped.code;
+    profileBook = mapped;
+    file = mapped.book;
+  }
+  if (!file) return usage(io, 'the NDJSON file is missing');
   try {
     accessSync(file, constants.R_OK);
   } catch (err) {
@@ -183,6 +199,7 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
     } finally {
       progress.stop();
     }
+    if (profileBook) await traceReport(profileBook, reportPath, io);
     const counts = Object.entries(push.counts())
       .filter(([state, n]) => n > 0 || state !== 'SCHEDULED')
       .map(([state, n]) => `${state} ${n}`)
@@ -232,6 +249,7 @@ function parsePushArgs(argv: string[]) {
       'no-wait': { type: 'boolean' },
       'retry-rejected': { type: 'boolean' },
       wave: { type: 'string' },
+      profile: { type: 'string' },
     },
   });
 }
