@@ -1,13 +1,15 @@
 /**
  * `ferry events tail --supplier S [--after CURSOR] [--types A,B] [--follow] [--json]`: a
  * supplier's event feed (`GET /v2/data-import/events/`, docs/decisions/0071-event-feed.md) read
- * page after page by its cursor, one line per event. Without --follow it stops at the feed's end;
- * with --follow it asks again every half second while nothing is new, until SIGINT or SIGTERM.
- * Either way the last cursor goes to stderr, to resume from with --after.
+ * page after page by its cursor, one line per event. Without --follow it stops at the feed's
+ * end; with --follow it then holds the live stream open (events-follow.ts) until SIGINT or
+ * SIGTERM, telling only reconnections and errors. Either way the last cursor goes to stderr, to
+ * resume from with --after.
  */
 import { parseArgs } from 'node:util';
 import type { FeedEvent } from '../events/event-feed.ts';
 import { EVENT_TYPES } from '../vocabulary/event-types.ts';
+import { followStream } from './events-follow.ts';
 import { commandHelp, didYouMean, suggestCommand } from './help.ts';
 import { CONNECTION_OPTIONS, PushAbort, PushSession } from './push/push-session.ts';
 import { writeStdout } from './stdout.ts';
@@ -29,8 +31,6 @@ Exit 0: done (or stopped by a signal); 1: the service refused or could not be re
 const FEED_PATH = '/v2/data-import/events/';
 /** The feed's largest page: fewest requests for a long backlog. */
 const PAGE_SIZE = 1_000;
-/** How long --follow waits before asking again when nothing was new. */
-export const FOLLOW_POLL_MS = 500;
 
 export interface EventsIo {
   /** Writes to stdout, waiting while a full pipe holds it back. */
@@ -178,7 +178,22 @@ async function eventsTail(argv: string[], io: EventsIo): Promise<number> {
           reachedEnd = true;
           return 0;
         }
-        await session.wait(FOLLOW_POLL_MS);
+        // Caught up: the rest comes live, on one connection (not a request every half second).
+        query.delete('after');
+        query.delete('limit');
+        await followStream({
+          session,
+          query,
+          cursor: page.next_cursor,
+          onEvent: async (e) => {
+            if (stopped?.aborted) return;
+            await io.write(`${values.json ? JSON.stringify(e) : humanLine(e)}\n`);
+            cursor = e.id;
+          },
+          err: io.err,
+          refused: refusal,
+        });
+        return 0;
       }
       if (stopped?.aborted) return 0;
     }

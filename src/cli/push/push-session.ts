@@ -266,6 +266,20 @@ export class PushSession {
     throw new PushAbort(`cannot reach ${this.baseUrl}: ${lastReason} (after ${policy.attempts} attempts)`);
   }
 
+  /**
+   * The Authorization header for a request the session does not send itself (a stream held
+   * open): the token renewed first when it is due, or when `renew` (the last one met a 401).
+   */
+  async authorization(renew = false): Promise<string> {
+    if (renew || (this.#tokens && Date.now() >= this.#tokens.renewAt)) await this.#refresh();
+    return `Token ${this.#tokens?.token ?? ''}`;
+  }
+
+  /** Aborted when the run is stopped (stop()): for a request the session does not send itself. */
+  get stopSignal(): AbortSignal {
+    return this.#stopping.signal;
+  }
+
   /** The server's /openapi.json paths, or an empty list when it has none. */
   async offeredPaths(): Promise<string[]> {
     try {
