@@ -5,17 +5,16 @@ import {
   OUTBOX_VIEW_STATES,
   type OutboxViewState,
 } from '../accounts/welcome-emails/outbox.queries.ts';
-import { AdminObject } from '../http/schemas.ts';
+import { AdminObject, BadRequest } from '../http/schemas.ts';
 import type { Db } from '../infra/db/db.ts';
 
 const Query = Type.Object(
   {
+    // Text, as every query parameter arrives (the validator coerces nothing): 0 to 1000.
     failures: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        maximum: 1000,
-        default: 100,
-        description: 'How many of the latest failures to list.',
+      Type.String({
+        pattern: '^(?:[0-9]{1,3}|1000)$',
+        description: 'How many of the latest failures to list, 0 to 1000 (default 100).',
       }),
     ),
   },
@@ -68,9 +67,9 @@ export const emailOutboxAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
         tags: ['admin'],
         summary: 'E-mail delivery: counts per state, held e-mails per wave and the latest permanent failures',
         querystring: Query,
-        response: { 200: OutboxView },
+        response: { 200: OutboxView, 400: BadRequest },
       },
     },
-    async (request) => emailOutboxSummary(db, request.query.failures ?? 100),
+    async (request) => emailOutboxSummary(db, Number(request.query.failures ?? 100)),
   );
 };

@@ -82,6 +82,17 @@ export class ReferenceData {
     }
     const products = new Map<string, ProductEntry>();
     const tariffs = new Map<string, TariffEntry>();
+    // Most tariffs list the same few bands: one Set per distinct list, not one per tariff.
+    const bandSets = new Map<string, ReadonlySet<string>>();
+    const bandsOf = (list: string[]) => {
+      const key = list.join('\u0000');
+      let set = bandSets.get(key);
+      if (!set) {
+        set = new Set(list);
+        bandSets.set(key, set);
+      }
+      return set;
+    };
     for (const [code, fuel, flags, fromDay, toDay, list] of snapshotProducts) {
       const bands = new Set<string>();
       const product: ProductEntry = {
@@ -103,7 +114,7 @@ export class ReferenceData {
           region,
           paymentMethod,
           registers,
-          bands: new Set(tariffBands),
+          bands: bandsOf(tariffBands),
         });
       }
     }

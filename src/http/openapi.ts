@@ -110,6 +110,44 @@ function graphqlBody(body: unknown) {
   };
 }
 
+/**
+ * GraphQL's answer names what the one mutation gives (`data.obtainToken`), so a generated client
+ * reads the token without a cast. In the document only: the route's own schema, which serializes
+ * the answer, stays mercurius's. Each field is optional, as a query selects the fields it wants.
+ */
+function describeGraphqlAnswer(document: Record<string, unknown>) {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
+  const responses = (paths['/v1/graphql/']?.post?.responses ?? {}) as Record<
+    string,
+    { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }
+  >;
+  for (const response of Object.values(responses)) {
+    const properties = response.content?.['application/json']?.schema?.properties;
+    if (!properties?.data) continue;
+    properties.data = {
+      type: ['object', 'null'],
+      description: 'What the operation selected: `obtainToken` for the mutation, `ok` for the query.',
+      properties: {
+        obtainToken: {
+          type: ['object', 'null'],
+          properties: {
+            token: {
+              type: 'string',
+              description: "Send it as 'Authorization: Token <token>'. Valid 60 minutes.",
+            },
+            refreshToken: { type: 'string' },
+            refreshExpiresIn: {
+              type: 'integer',
+              description: 'Unix time (seconds) at which refreshToken expires.',
+            },
+          },
+        },
+        ok: { type: 'boolean' },
+      },
+    };
+  }
+}
+
 /** Response descriptions by status instead of @fastify/swagger's "Default Response". */
 function describeResponses(document: Record<string, unknown>) {
   const paths = (document.paths ?? {}) as Record<
@@ -162,6 +200,7 @@ export async function registerOpenApi(app: FastifyInstance) {
       const openapi = 'openapiObject' in document ? (document.openapiObject as Record<string, unknown>) : {};
       nameSchemaParts(openapi, 'AccountPayload');
       listErrorCodes(openapi);
+      describeGraphqlAnswer(openapi);
       return describeResponses(openapi);
     },
   });

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { TRANSACTION_TYPES } from '../vocabulary/transaction-enums.ts';
 
 /** A string enum as JSON Schema `enum` (clearer in OpenAPI than a union of literals). */
 export const StringEnum = <T extends readonly string[]>(values: T, opts: { description?: string } = {}) =>
@@ -87,6 +88,71 @@ export const PaymentInstructionValidationErrorSchema = Type.Object(
   { $id: 'PaymentInstructionValidationError' },
 );
 
+const text = (description?: string) => Type.Optional(Type.String({ description }));
+const decimalText = (description: string) => Type.String({ description: `${description} A decimal string.` });
+
+/**
+ * A transaction as the transactions endpoint echoes it, added or refused: every field sent, money
+ * as two-decimal strings, every other decimal as the exact decimal string validated, a forced
+ * transaction's date as moved. Open (`additionalProperties`): the answer is serialized with this
+ * schema, and a field the request schema gains later must not be dropped from the echo.
+ */
+const EchoedItem = (properties: Parameters<typeof Type.Object>[0]) =>
+  Type.Object(properties, { additionalProperties: true });
+export const TransactionDataSchema = Type.Object(
+  {
+    transaction_id: Type.String(),
+    transaction_date: Type.String({
+      format: 'date',
+      description: "As added: a forced one is moved to the open statement period's start.",
+    }),
+    amount: decimalText('Pounds, two decimals.'),
+    type: StringEnum(TRANSACTION_TYPES),
+    reason: text(),
+    payment_type: text(),
+    description: text('A forced transaction: its original date (it was moved).'),
+    reference: text(),
+    note: text(),
+    display_note: text(),
+    billing_document_identifier: text(),
+    to_prepay_meter_serial_number: text(),
+    product_code: text('SUPPLY_CHARGE.'),
+    supply_point_identifier: text('SUPPLY_CHARGE.'),
+    line_items: Type.Optional(
+      Type.Array(
+        EchoedItem({
+          start_date: Type.String({ format: 'date' }),
+          end_date: Type.String({ format: 'date' }),
+          net_amount: decimalText('Pounds, two decimals.'),
+          number_of_units: decimalText('As sent.'),
+          price_per_unit: Type.Optional(decimalText('As sent.')),
+          units: Type.Optional(Type.Array(Type.String(), { description: 'Decimal strings, as sent.' })),
+          rate_band: text(),
+          rate_specification_code: text(),
+          time_series_specification_code: text(),
+          external_rate_identifier: text(),
+          params: Type.Optional(Type.Object({}, { additionalProperties: true })),
+        }),
+        { description: 'SUPPLY_CHARGE.' },
+      ),
+    ),
+    tax_items: Type.Optional(
+      Type.Array(
+        EchoedItem({
+          amount: decimalText('Pounds, two decimals.'),
+          rate: decimalText('As sent.'),
+          value_taxed: decimalText('As sent.'),
+          tax_type: Type.String(),
+          unit_type: Type.String(),
+          params: Type.Optional(Type.Object({}, { additionalProperties: true })),
+        }),
+        { description: 'CHARGE and SUPPLY_CHARGE.' },
+      ),
+    ),
+  },
+  { $id: 'TransactionData', additionalProperties: true, description: 'A transaction as echoed.' },
+);
+
 /** A well-formed transaction that cannot be added (interface 4.2): the first one, and why. */
 export const TransactionImportErrorSchema = Type.Object(
   {
@@ -95,17 +161,20 @@ export const TransactionImportErrorSchema = Type.Object(
       description: 'transaction_in_future or transaction_outside_open_statement_period.',
     }),
     error_detail: Type.String({ description: 'Human-readable; do not parse.' }),
-    transaction_data: Type.Object(
-      {},
-      { additionalProperties: true, description: 'The transaction as sent.' },
-    ),
+    transaction_data: Type.Ref('TransactionData', { description: 'The transaction as sent.' }),
   },
   { $id: 'TransactionImportError' },
 );
 
-/** V2 create of an account that already exists (the reference's AlreadyImportedAccount example). */
+/**
+ * V2 create of an account that already exists: the reference's AlreadyImportedAccount body
+ * (`non_field_errors`, `account_id`) with our `detail` and `code` beside it, so that every body
+ * the create endpoint answers carries a top-level `code` (decision 0084).
+ */
 export const AccountAlreadyImportedSchema = Type.Object(
   {
+    detail: detail(),
+    code: Type.Literal('account_import_process_already_imported'),
     non_field_errors: Type.Object({
       detail: detail(),
       code: Type.Literal('account_import_process_already_imported'),
@@ -129,6 +198,7 @@ export const AccountAlreadyImportedV1Schema = Type.Object(
 
 /** Every named error body, registered once (openapi.ts) and referred to by name. */
 export const ERROR_BODY_SCHEMAS = [
+  TransactionDataSchema,
   ErrorItemSchema,
   ErrorBodySchema,
   ValidationErrorSchema,

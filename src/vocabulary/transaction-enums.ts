@@ -1,5 +1,8 @@
 // Enum values of the GB account payload, taken as facts from the reference (docs/product.md, Sources).
 
+/** The transaction types (`type`), each a variant of the transaction schema. */
+export const TRANSACTION_TYPES = ['CREDIT', 'CHARGE', 'PAYMENT', 'REPAYMENT', 'SUPPLY_CHARGE'] as const;
+
 /** Reasons a CHARGE transaction may carry. */
 export const CHARGE_REASONS = [
   'DEFAULT',

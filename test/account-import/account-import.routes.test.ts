@@ -102,6 +102,8 @@ describe('validate and create accounts (V2)', () => {
     const again = await create(a);
     assert.equal(again.statusCode, 400);
     assert.deepEqual(again.json(), {
+      detail: 'This account has already been imported.',
+      code: 'account_import_process_already_imported',
       non_field_errors: {
         detail: 'This account has already been imported.',
         code: 'account_import_process_already_imported',

@@ -76,6 +76,20 @@ describe('a client generated from /openapi.json', () => {
     assert.equal(types, readFileSync(CLIENT_TYPES_PATH, 'utf8'), 'run npm run client:generate');
   });
 
+  it('reads every JSON answer without a cast: the programs cast only NDJSON, which is text', () => {
+    for (const program of PROGRAMS) {
+      const text = readFileSync(new URL(`./program/${program}`, import.meta.url), 'utf8');
+      const casts = text
+        .split('\n')
+        .filter((line) => !/^\s*(\/?\*|\/\/|import\b)/.test(line) && /\bas\s+(?!const\b)[\w{(]/.test(line));
+      assert.deepEqual(
+        casts.filter((line) => !line.includes('NDJSON')),
+        [],
+        program,
+      );
+    }
+  });
+
   it('type-checks a supplier program under tsc --strict', () => {
     for (const program of PROGRAMS)
       copyFileSync(new URL(`./program/${program}`, import.meta.url), join(dir, program));
@@ -127,7 +141,7 @@ describe('a client generated from /openapi.json', () => {
       'statuses 200 404',
       'bulk 200 400',
       'notes 201',
-      'transactions 201 TRANSACTION_ADDED_TO_ACCOUNT',
+      'transactions 201 TRANSACTION_ADDED_TO_ACCOUNT client-1 PAYMENT 12.50 true',
       'statements 201',
       'payment instruction 201',
       'validate bulk 200 200',
@@ -156,9 +170,10 @@ describe('a client generated from /openapi.json', () => {
     assert.deepEqual(steps, [
       'validate 400 account_failed_validation customers.0.landline invalid_phone_number',
       'create 400 import_process_failed_validation import_process customers.0.landline invalid_phone_number',
-      'already imported 400 account_import_process_already_imported true',
+      'already imported 400 account_import_process_already_imported account_import_process_already_imported true',
       'transactions 400 TRANSACTION_IMPORT_ERROR transaction_in_future true future-1',
       'payment instruction 400 payment_instruction_not_found GOCARDLESS MD000NOSUCHMANDATE true',
+      'payment instruction 400 payment_instruction_reference_mismatch MD_OTHER MD000SIMOTHER',
       `payment instruction 400 validation_error external_account_number blank, reference blank "${SUPPLIER}"`,
       '404 not_found 401 not_authenticated 403 permission_denied',
       '415 unsupported_media_type 413 payload_too_large',
@@ -201,7 +216,7 @@ describe('a client generated from /openapi.json', () => {
       'process ERRORED PENDING CANCELLED',
       'bulk retry cancel',
       'progress 5 minutes',
-      'outbox 200',
+      'outbox 200 held 0 in 0 waves',
       'wave 0 true',
       'webhook true true false 202 1 http://127.0.0.1:9/hooks 204',
     ]);

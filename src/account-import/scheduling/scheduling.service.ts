@@ -96,10 +96,14 @@ function refusalOf(outcome: ScheduleOutcome): ApiError | RawBodyError | null {
     );
   }
   if (outcome.kind === 'already_imported') {
-    // The reference's AlreadyImportedAccount body: the code sits inside non_field_errors.
+    // The reference's AlreadyImportedAccount body (the code inside non_field_errors), with our
+    // detail and code beside it: every body the create endpoint answers has a top-level code.
     const code = 'account_import_process_already_imported';
+    const detail = 'This account has already been imported.';
     return new RawBodyError(code, {
-      non_field_errors: { detail: 'This account has already been imported.', code },
+      detail,
+      code,
+      non_field_errors: { detail, code },
       account_id: outcome.accountNumber,
     });
   }

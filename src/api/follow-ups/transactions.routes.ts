@@ -61,7 +61,9 @@ const checkQuery = followUpBodyChecker<Static<typeof Query>>(Query);
 
 const Result = Type.Object({
   status: StringEnum(['TRANSACTION_ADDED_TO_ACCOUNT', 'TRANSACTION_ALREADY_EXISTS'] as const),
-  transaction_data: Type.Object({}, { additionalProperties: true }),
+  transaction_data: Type.Ref('TransactionData', {
+    description: 'The transaction as added, or as sent when it exists already.',
+  }),
 });
 
 export const transactionsRoutes: FastifyPluginAsyncTypebox<FollowUpDeps> = async (app, deps) => {

@@ -41,6 +41,16 @@ describe('held welcome e-mails', () => {
       { supplier: SUPPLIER, wave: '2026-12-w1', emails: 3 },
       { supplier: SUPPLIER, wave: 'W-2', emails: 2 },
     ]);
+    // `failures` is read from the query's text: 0 to 1000.
+    assert.equal((await admin<OutboxView>(t.app, 'GET', '/email-outbox/?failures=0')).counts.HELD, 5);
+    const tooMany = await admin<{ code: string }>(
+      t.app,
+      'GET',
+      '/email-outbox/?failures=1001',
+      undefined,
+      400,
+    );
+    assert.equal(tooMany.code, 'validation_error');
   });
 
   it('are held for wave approval on the dashboard overview, not waiting', async () => {

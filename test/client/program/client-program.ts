@@ -35,8 +35,7 @@ export async function runClientProgram(input: ProgramInput): Promise<ProgramResu
       variables: { key: input.apiKey },
     },
   });
-  const token = (tokenAnswer.data as { data?: { obtainToken?: { token?: string } } } | undefined)?.data
-    ?.obtainToken?.token;
+  const token = tokenAnswer.data?.data?.obtainToken?.token;
   if (!token) throw new Error(`no token: ${JSON.stringify(tokenAnswer.error)}`);
   const ferry = createClient<paths>({ baseUrl: input.baseUrl, headers: { authorization: `Token ${token}` } });
 
@@ -113,7 +112,13 @@ export async function runClientProgram(input: ProgramInput): Promise<ProgramResu
     },
   });
   if (transactions.error) throw new Error(`transactions: ${JSON.stringify(transactions.error)}`);
-  steps.push(`transactions ${transactions.response.status} ${transactions.data.results[0]?.status}`);
+  // Each result's transaction as added: its fields typed (money as a two-decimal string).
+  const [added] = transactions.data.results;
+  const addedData = added?.transaction_data;
+  steps.push(
+    `transactions ${transactions.response.status} ${added?.status} ` +
+      `${addedData?.transaction_id} ${addedData?.type} ${addedData?.amount} ${addedData?.transaction_date === today}`,
+  );
 
   const statements = await ferry.POST('/v1/data-import/historical-statements/create/', {
     body: {
@@ -148,7 +153,7 @@ export async function runClientProgram(input: ProgramInput): Promise<ProgramResu
   const expected = `${JSON.stringify({ external_account_number: `${external}-source`, ledger_balance: '1.00' })}\n`;
   const uploaded = await ferry.PUT('/v2/data-import/waves/{import_supplier_code}/{wave}/expectations/', {
     params: { path: wave },
-    body: expected as never,
+    body: expected as never, // NDJSON: openapi-fetch types only JSON request bodies
     bodySerializer: () => expected,
     headers: { 'content-type': 'application/x-ndjson' },
   });
@@ -166,7 +171,8 @@ export async function runClientProgram(input: ProgramInput): Promise<ProgramResu
     { params: { path: wave }, parseAs: 'text' },
   );
   if (differences.error) throw new Error(`differences: ${JSON.stringify(differences.error)}`);
-  const first = JSON.parse(String(differences.data).split('\n')[0]) as { kind: string };
+  // NDJSON: one JSON value a line, read by the program itself.
+  const first = JSON.parse(String(differences.data).split('\n')[0]) as { kind: string }; // NDJSON line
   steps.push(
     `wave ${uploaded.data.accounts} ${waves.data.results.map((w) => w.wave).join(',')} ` +
       `${reconciled.data.status} missing ${reconciled.data.accounts.missing} ${first.kind}`,

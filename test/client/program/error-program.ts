@@ -49,17 +49,20 @@ export async function runErrorProgram(input: ErrorProgramInput): Promise<string[
   const refused = await ferry.POST('/v2/data-import/accounts/', {
     body: { payload: input.invalid, task_params: { is_dry_run: false } },
   });
-  if (!refused.error || 'non_field_errors' in refused.error) throw new Error('create: not refused');
+  if (!refused.error) throw new Error('create: not refused');
+  // Every body the create endpoint answers with 400 has a top-level code: read before telling them apart.
+  const refusedCode: string = refused.error.code;
+  if ('non_field_errors' in refused.error) throw new Error('create: already imported');
   const first = 'errors' in refused.error ? refused.error.errors[0] : undefined;
   steps.push(
-    `create ${refused.response.status} ${refused.error.code} ${refused.error.domain} ${first ? itemText(first) : '-'}`,
+    `create ${refused.response.status} ${refusedCode} ${refused.error.domain} ${first ? itemText(first) : '-'}`,
   );
 
   const again = await ferry.POST('/v2/data-import/accounts/', { body: input.imported });
   if (!again.error || !('non_field_errors' in again.error))
     throw new Error('create again: not already imported');
   steps.push(
-    `already imported ${again.response.status} ${again.error.non_field_errors.code} ${again.error.account_id !== ''}`,
+    `already imported ${again.response.status} ${again.error.code} ${again.error.non_field_errors.code} ${again.error.account_id !== ''}`,
   );
 
   // 400 TRANSACTION_IMPORT_ERROR: the first transaction that cannot be added, as sent.
@@ -97,6 +100,16 @@ export async function runErrorProgram(input: ErrorProgramInput): Promise<string[
   steps.push(
     `payment instruction ${instruction.response.status} ${instruction.error.code} ${instruction.error.vendor} ` +
       `${instruction.error.reference} ${instruction.error.error_detail === instruction.error.detail}`,
+  );
+  // A vendor answering for another mandate than the one asked: both named.
+  const mismatch = await ferry.POST('/v1/data-import/payment-instruction/create/', {
+    body: { ...account, vendor: 'GOCARDLESS', type: 'DIRECT_DEBIT', reference: 'MD_OTHER' },
+  });
+  if (!mismatch.error || !('error_detail' in mismatch.error) || 'errors' in mismatch.error) {
+    throw new Error(`payment instruction mismatch: ${JSON.stringify(mismatch.error)}`);
+  }
+  steps.push(
+    `payment instruction ${mismatch.response.status} ${mismatch.error.code} ${mismatch.error.reference} ${mismatch.error.vendor_reference}`,
   );
   const blank = await ferry.POST('/v1/data-import/payment-instruction/create/', {
     body: {

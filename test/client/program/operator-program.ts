@@ -87,8 +87,12 @@ export async function runOperatorProgram(input: OperatorInput): Promise<string[]
   if (!progress.data) return fail('progress', progress.error);
   steps.push(`progress ${progress.data.per_minute.length} minutes`);
 
-  const outbox = await ferry.GET('/admin/v1/email-outbox/');
-  steps.push(`outbox ${outbox.response.status}`);
+  const outbox = await ferry.GET('/admin/v1/email-outbox/', { params: { query: { failures: '5' } } });
+  if (!outbox.data) return fail('outbox', outbox.error);
+  // HELD e-mails wait for their wave's approval: a count of their own, and the waves holding them.
+  steps.push(
+    `outbox ${outbox.response.status} held ${outbox.data.counts.HELD} in ${outbox.data.held.length} waves`,
+  );
 
   const wave = { params: { path: { supplier: input.supplier, wave: 'typed-wave' } } };
   const preview = await ferry.POST('/admin/v1/waves/{supplier}/{wave}/rollback/', {
