@@ -61,7 +61,10 @@ describe("a wave's page, in headless Chromium", { skip }, () => {
 
     // Approving as it is is refused: the page says why.
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
-    await page.getByRole('alert').filter({ hasText: 'Refused (reconciliation_differences)' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Not approved: this wave does not reconcile yet' })
+      .waitFor();
 
     await page.getByLabel('The differences are understood').check();
     await page.getByRole('button', { name: 'Approve anyway (force)' }).click();
