@@ -39,6 +39,193 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/code-lists/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The code lists, with their current versions (null: never uploaded, the form check holds) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": ({
+                            /** @description The item code a value the list lacks is refused with. */
+                            code: string;
+                            name: string;
+                            version: ({
+                                /** @description {products, tariffs} or {values}. */
+                                counts: {
+                                    [key: string]: number;
+                                };
+                                /** Format: date-time */
+                                uploaded_at: string;
+                                uploaded_by: string;
+                                version: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/code-lists/{name}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a code list (a new version of it)
+         * @description Plain text, one value a line (blank lines skipped, repeats kept once), streamed, up to 100 MB; all or nothing. Once a list is uploaded, the account checks refuse values it lacks with the reference's code; before, its form check holds. 409 code_in_use when the upload leaves out values that accounts or processes use (the first upload is exempt). `?dry_run=true` answers the diff and stores nothing.
+         */
+        put: {
+            parameters: {
+                query?: {
+                    /** @description Answer the diff and store nothing. */
+                    dry_run?: boolean;
+                };
+                header?: never;
+                path: {
+                    /** @description The registry. */
+                    name: "tpr" | "operations-team" | "psr-description" | "dunning-path" | "campaign" | "ledger-code" | "partner-organisation" | "affiliate-organisation" | "payment-plan-strategy";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "text/plain": string;
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            diff: {
+                                added: number;
+                                in_use: {
+                                    /** @description Accounts whose data names a value the upload leaves out. */
+                                    accounts: number;
+                                    /** @description Import processes (not CANCELLED) that do. */
+                                    processes: number;
+                                };
+                                removed: number;
+                                removed_values: string[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            dry_run: boolean;
+                            /** @description null for a dry run. */
+                            version: ({
+                                /** @description {products, tariffs} or {values}. */
+                                counts: {
+                                    [key: string]: number;
+                                };
+                                /** Format: date-time */
+                                uploaded_at: string;
+                                uploaded_by: string;
+                                version: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                        };
+                    };
+                };
+                /** @description A validation failure, or another refusal. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description An error: `code` says what happened, `detail` says it to a person. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description product_in_use or code_in_use: nothing was stored. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Accounts whose data names a value the upload leaves out. */
+                            accounts: number;
+                            code: string;
+                            /** @description Up to 20 of the values the upload leaves out. */
+                            codes: string[];
+                            detail: string;
+                            /** @description Import processes (not CANCELLED) that do. */
+                            processes: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description An error: `code` says what happened, `detail` says it to a person. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An error: `code` says what happened, `detail` says it to a person. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/email-outbox/": {
         parameters: {
             query?: never;
@@ -46,7 +233,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** E-mail delivery: counts per state and the latest permanent failures */
+        /** E-mail delivery: counts per state, held e-mails per wave and the latest permanent failures */
         get: operations["adminGetEmailOutbox"];
         put?: never;
         post?: never;
@@ -221,6 +408,237 @@ export interface paths {
         /** A supplier's accounts created per minute, for charts */
         get: operations["adminGetImportSupplierProgress"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/products/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the catalogue (the current version, or `?version=`), with the latest versions */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The last product code of the previous page. */
+                    after?: string;
+                    /** @description Products a page, 1 to 1000 (default 100). */
+                    limit?: string;
+                    version?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Pass as `after` for the next page. */
+                            next_after: string | null;
+                            products: {
+                                /** @description A date (the start of that day in the service time zone) or a datetime. */
+                                available_from: string;
+                                /** @description null: no end. */
+                                available_to: string | null;
+                                code: string;
+                                display_name: string | null;
+                                /** @enum {string} */
+                                fuel: "ELECTRICITY" | "GAS";
+                                is_prepay: boolean;
+                                is_tracker: boolean;
+                                is_variable: boolean;
+                                tariffs: {
+                                    code: string;
+                                    /** @enum {string} */
+                                    payment_method: "DIRECT_DEBIT" | "NON_DIRECT_DEBIT" | "PREPAYMENT";
+                                    /** @description The band names a rate override or line item may use. */
+                                    rate_bands: string[];
+                                    /**
+                                     * @description GSP group letter (A to P, no I or O).
+                                     * @enum {string}
+                                     */
+                                    region: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | "J" | "K" | "L" | "M" | "N" | "P";
+                                    /** @description 1 or 2 for electricity, 1 for gas. */
+                                    registers: number;
+                                }[];
+                            }[];
+                            /** @description null: no catalogue was ever uploaded. */
+                            version: ({
+                                /** @description {products, tariffs} or {values}. */
+                                counts: {
+                                    [key: string]: number;
+                                };
+                                /** Format: date-time */
+                                uploaded_at: string;
+                                uploaded_by: string;
+                                version: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description The 20 latest versions, newest first. */
+                            versions: ({
+                                /** @description {products, tariffs} or {values}. */
+                                counts: {
+                                    [key: string]: number;
+                                };
+                                /** Format: date-time */
+                                uploaded_at: string;
+                                uploaded_by: string;
+                                version: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        };
+                    };
+                };
+                /** @description A validation failure, or another refusal. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description An error: `code` says what happened, `detail` says it to a person. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the product catalogue (a new version), or see what an upload would change
+         * @description NDJSON, one product a line: {code, display_name?, fuel, is_variable, is_tracker?, is_prepay, available_from, available_to?, tariffs: [{code, region, payment_method, registers, rate_bands}]}. Streamed, up to 100 MB. All or nothing: a bad line answers 400 with every error (up to 100) at `<line>.<field>`, lines counted from 1, and stores nothing. 409 product_in_use when the upload leaves out a product or tariff that accounts or processes (not CANCELLED) use (the first upload is exempt): end-date it instead. `?dry_run=true` answers the diff and stores nothing.
+         */
+        put: {
+            parameters: {
+                query?: {
+                    /** @description Answer the diff and store nothing. */
+                    dry_run?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Products added, removed and changed against the current version (up to 1,000 codes of each), and who uses what it removes. */
+                            diff: {
+                                added: number;
+                                changed: number;
+                                codes: {
+                                    added: string[];
+                                    changed: string[];
+                                    removed: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                in_use: {
+                                    /** @description Accounts whose data names a value the upload leaves out. */
+                                    accounts: number;
+                                    /** @description Import processes (not CANCELLED) that do. */
+                                    processes: number;
+                                };
+                                /** @description The tariff and product codes the upload leaves out (up to 1,000). */
+                                in_use_codes?: string[];
+                                removed: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            dry_run: boolean;
+                            /** @description null for a dry run. */
+                            version: ({
+                                /** @description {products, tariffs} or {values}. */
+                                counts: {
+                                    [key: string]: number;
+                                };
+                                /** Format: date-time */
+                                uploaded_at: string;
+                                uploaded_by: string;
+                                version: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                        };
+                    };
+                };
+                /** @description A validation failure, or another refusal. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description product_in_use or code_in_use: nothing was stored. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Accounts whose data names a value the upload leaves out. */
+                            accounts: number;
+                            code: string;
+                            /** @description Up to 20 of the values the upload leaves out. */
+                            codes: string[];
+                            detail: string;
+                            /** @description Import processes (not CANCELLED) that do. */
+                            processes: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description An error: `code` says what happened, `detail` says it to a person. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An error: `code` says what happened, `detail` says it to a person. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;
@@ -704,6 +1122,117 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/data-import/products/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The product catalogue the account checks use, a page at a time
+         * @description Products by code, `limit` a page; pass `next_after` back as `after` for the next. `version` null and no products: no catalogue is loaded, and tariff codes are checked for their form only.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The last product code of the previous page. */
+                    after?: string;
+                    /** @description Products a page, 1 to 1000 (default 100). */
+                    limit?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            next_after: string | null;
+                            products: {
+                                /** @description A date (the start of that day in the service time zone) or a datetime. */
+                                available_from: string;
+                                /** @description null: no end. */
+                                available_to: string | null;
+                                code: string;
+                                display_name: string | null;
+                                /** @enum {string} */
+                                fuel: "ELECTRICITY" | "GAS";
+                                is_prepay: boolean;
+                                is_tracker: boolean;
+                                is_variable: boolean;
+                                tariffs: {
+                                    code: string;
+                                    /** @enum {string} */
+                                    payment_method: "DIRECT_DEBIT" | "NON_DIRECT_DEBIT" | "PREPAYMENT";
+                                    /** @description The band names a rate override or line item may use. */
+                                    rate_bands: string[];
+                                    /**
+                                     * @description GSP group letter (A to P, no I or O).
+                                     * @enum {string}
+                                     */
+                                    region: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | "J" | "K" | "L" | "M" | "N" | "P";
+                                    /** @description 1 or 2 for electricity, 1 for gas. */
+                                    registers: number;
+                                }[];
+                            }[];
+                            /** @description The catalogue version. */
+                            version: number | null;
+                        };
+                    };
+                };
+                /** @description A validation failure, or another refusal. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description An error: `code` says what happened, `detail` says it to a person. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An error: `code` says what happened, `detail` says it to a person. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An error: `code` says what happened, `detail` says it to a person. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/data-import/suppliers/{import_supplier_code}/": {
         parameters: {
             query?: never;
@@ -748,7 +1277,14 @@ export interface paths {
         get?: never;
         /**
          * Upload the source system's figures for a wave (replaces the previous upload)
-         * @description NDJSON, one line per account the source system holds: {external_account_number, ledger_balance?, meter_points?, transactions?, transactions_total?}; money as decimal strings (at most 2 decimal places), counts as whole numbers; a measure left out is not compared. Up to 2000000 lines, streamed. Any bad line stores nothing: every error is answered at once (up to 100), at `<line>.<field>` with lines counted from 1. 409 wave_approved once the wave is approved.
+         * @description NDJSON, one line per account the source system holds: {external_account_number, ledger_balance?, meter_points?, transactions?, transactions_total?, transactions_net?}; money as decimal strings (at most 2 decimal places), counts as whole numbers; a measure left out is not compared. Up to 2000000 lines, streamed. Any bad line stores nothing: every error is answered at once (up to 100), at `<line>.<field>` with lines counted from 1. 409 wave_approved once the wave is approved. Each measure, per account, as the reconciliation computes it:
+         *
+         *     - accounts: Expected: the accounts the expectations list. Stored: the accounts the wave’s processes imported. A total only; per account it is the kind (missing, unexpected).
+         *     - meter_points: How many meter points the account stores, under all its supply addresses.
+         *     - ledger_balance: The account’s balance as stored: the balance it was imported with (its first ledger’s ledger_balance, else its transfer_balance) moved by every follow-up transaction imported since. Credit positive.
+         *     - transactions: How many transactions the account stores: its payload’s (account-level and every ledger’s, historical and current) and every imported follow-up.
+         *     - transactions_total: The sum of those transactions’ amounts as sent, unsigned: a payment of 10.00 and a charge of 10.00 total 20.00.
+         *     - transactions_net: The sum of those transactions signed as each type moves the ledger balance (the rule Ferry stores the balance by): PAYMENT and CREDIT add their amount, every other type subtracts it, prepay vends included. A payment of 10.00 and a charge of 10.00 net 0.00.
          */
         put: operations["putWaveExpectations"];
         post?: never;
@@ -767,7 +1303,14 @@ export interface paths {
         };
         /**
          * A wave's reconciliation with the source system's figures
-         * @description Every account of the wave compared with its expectation: matched, differing (a measure given differs), missing (expected, not imported) or unexpected (imported, not expected). Stored values are read from the stored records at the time of the request: the ledger balance after every imported transaction, follow-ups included. Money is exact (decimal strings).
+         * @description Every account of the wave compared with its expectation: matched, differing (a measure given differs), missing (expected, not imported) or unexpected (imported, not expected). Stored values are read from the stored records at the time of the request: the ledger balance after every imported transaction, follow-ups included. Money is exact (decimal strings). `accounts` counts each kind and `differing_measures` each measure, so that the differences can be narrowed (?kind=…&measure=…). The measures, per account:
+         *
+         *     - accounts: Expected: the accounts the expectations list. Stored: the accounts the wave’s processes imported. A total only; per account it is the kind (missing, unexpected).
+         *     - meter_points: How many meter points the account stores, under all its supply addresses.
+         *     - ledger_balance: The account’s balance as stored: the balance it was imported with (its first ledger’s ledger_balance, else its transfer_balance) moved by every follow-up transaction imported since. Credit positive.
+         *     - transactions: How many transactions the account stores: its payload’s (account-level and every ledger’s, historical and current) and every imported follow-up.
+         *     - transactions_total: The sum of those transactions’ amounts as sent, unsigned: a payment of 10.00 and a charge of 10.00 total 20.00.
+         *     - transactions_net: The sum of those transactions signed as each type moves the ledger balance (the rule Ferry stores the balance by): PAYMENT and CREDIT add their amount, every other type subtracts it, prepay vends included. A payment of 10.00 and a charge of 10.00 net 0.00.
          */
         get: operations["getWaveReconciliation"];
         put?: never;
@@ -787,7 +1330,7 @@ export interface paths {
         };
         /**
          * The wave's accounts that do not match, streamed as NDJSON
-         * @description One line per account, in external account number order: {external_account_number, kind: missing|unexpected|differing, measures: [{measure, expected, stored}]} (for a differing account the measures that differ; otherwise every measure known on either side).
+         * @description One line per account, in external account number order: {external_account_number, kind: missing|unexpected|differing, measures: [{measure, expected, stored}]} (for a differing account the measures that differ; otherwise every measure known on either side). `kind` keeps the accounts of one kind; `measure` keeps the differing accounts whose value of that measure differs (a missing or unexpected account differs in no single measure); both together narrow both ways. The reconciliation counts each kind and each measure first. A value outside the lists is 400 `invalid_choice` at `kind` or `measure`.
          */
         get: operations["getWaveDifferences"];
         put?: never;
@@ -805,6 +1348,10 @@ export interface components {
         AccountAlreadyImported: {
             /** @description The account number on this service. */
             account_id: string;
+            /** @enum {string} */
+            code: "account_import_process_already_imported";
+            /** @description Human-readable; do not parse. */
+            detail: string;
             non_field_errors: {
                 /** @enum {string} */
                 code: "account_import_process_already_imported";
@@ -2261,6 +2808,8 @@ export interface components {
             reference: string;
             /** @description The payment vendor that refused or could not be reached. */
             vendor?: string;
+            /** @description payment_instruction_reference_mismatch: the instruction the vendor answered for (`reference` is the one asked for). */
+            vendor_reference?: string;
         };
         PaymentInstructionValidationError: {
             /** @description Machine-readable and stable. Every code is listed in x-codes and explained in the Error codes section of the API reference (/docs). */
@@ -2697,6 +3246,74 @@ export interface components {
             unit_type: "PROPORTION" | "CURRENCY_PER_KWH";
             value_taxed: string | number;
         };
+        /** @description A transaction as echoed. */
+        TransactionData: {
+            /** @description Pounds, two decimals. A decimal string. */
+            amount: string;
+            billing_document_identifier?: string;
+            /** @description A forced transaction: its original date (it was moved). */
+            description?: string;
+            display_note?: string;
+            /** @description SUPPLY_CHARGE. */
+            line_items?: ({
+                /** Format: date */
+                end_date: string;
+                external_rate_identifier?: string;
+                /** @description Pounds, two decimals. A decimal string. */
+                net_amount: string;
+                /** @description As sent. A decimal string. */
+                number_of_units: string;
+                params?: {
+                    [key: string]: unknown;
+                };
+                /** @description As sent. A decimal string. */
+                price_per_unit?: string;
+                rate_band?: string;
+                rate_specification_code?: string;
+                /** Format: date */
+                start_date: string;
+                time_series_specification_code?: string;
+                /** @description Decimal strings, as sent. */
+                units?: string[];
+            } & {
+                [key: string]: unknown;
+            })[];
+            note?: string;
+            payment_type?: string;
+            /** @description SUPPLY_CHARGE. */
+            product_code?: string;
+            reason?: string;
+            reference?: string;
+            /** @description SUPPLY_CHARGE. */
+            supply_point_identifier?: string;
+            /** @description CHARGE and SUPPLY_CHARGE. */
+            tax_items?: ({
+                /** @description Pounds, two decimals. A decimal string. */
+                amount: string;
+                params?: {
+                    [key: string]: unknown;
+                };
+                /** @description As sent. A decimal string. */
+                rate: string;
+                tax_type: string;
+                unit_type: string;
+                /** @description As sent. A decimal string. */
+                value_taxed: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            to_prepay_meter_serial_number?: string;
+            /**
+             * Format: date
+             * @description As added: a forced one is moved to the open statement period's start.
+             */
+            transaction_date: string;
+            transaction_id: string;
+            /** @enum {string} */
+            type: "CREDIT" | "CHARGE" | "PAYMENT" | "REPAYMENT" | "SUPPLY_CHARGE";
+        } & {
+            [key: string]: unknown;
+        };
         TransactionImportError: {
             /** @description transaction_in_future or transaction_outside_open_statement_period. Every code is listed in x-codes and explained in the Error codes section of the API reference (/docs). */
             code: string;
@@ -2704,10 +3321,7 @@ export interface components {
             error_detail: string;
             /** @enum {string} */
             status: "TRANSACTION_IMPORT_ERROR";
-            /** @description The transaction as sent. */
-            transaction_data: {
-                [key: string]: unknown;
-            };
+            transaction_data: components["schemas"]["TransactionData"];
         };
         TransferReading: {
             /** Format: date */
@@ -2919,8 +3533,8 @@ export interface operations {
     adminGetEmailOutbox: {
         parameters: {
             query?: {
-                /** @description How many of the latest failures to list. */
-                failures?: number;
+                /** @description How many of the latest failures to list, 0 to 1000 (default 100). */
+                failures?: string;
             };
             header?: never;
             path?: never;
@@ -2935,9 +3549,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description E-mails per state: PENDING (waiting, or retrying later), SENDING, SENT, FAILED. */
+                        /** @description E-mails per state: HELD (waiting for their wave's approval, not a delivery problem), PENDING (due, or retrying later), SENDING, SENT, FAILED. */
                         counts: {
                             FAILED: number;
+                            HELD: number;
                             PENDING: number;
                             SENDING: number;
                             SENT: number;
@@ -2957,11 +3572,29 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        /** @description The HELD e-mails per supplier and wave. */
+                        held: ({
+                            /** @description Welcome e-mails held until the wave is approved. */
+                            emails: number;
+                            supplier: string;
+                            wave: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         /** @description PENDING e-mails whose last attempt failed transiently. */
                         retrying: number;
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
         };
@@ -3882,7 +4515,7 @@ export interface operations {
             path: {
                 /** @description Import supplier code. */
                 supplier: string;
-                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. */
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. (invalid_wave otherwise). */
                 wave: string;
             };
             cookie?: never;
@@ -3890,6 +4523,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Who approves, as the record should name them (default "operator": the operator key names nobody). */
+                    approved_by?: string;
                     /** @description Approve although the reconciliation finds differences (recorded as forced). */
                     force?: boolean;
                 };
@@ -3914,17 +4549,28 @@ export interface operations {
                                 unexpected: number;
                             };
                             forced: boolean;
+                            /**
+                             * @description One total per measure, summed over the wave's accounts: stored minus expected is the difference. The measures, per account:
+                             *
+                             *     - accounts: Expected: the accounts the expectations list. Stored: the accounts the wave’s processes imported. A total only; per account it is the kind (missing, unexpected).
+                             *     - meter_points: How many meter points the account stores, under all its supply addresses.
+                             *     - ledger_balance: The account’s balance as stored: the balance it was imported with (its first ledger’s ledger_balance, else its transfer_balance) moved by every follow-up transaction imported since. Credit positive.
+                             *     - transactions: How many transactions the account stores: its payload’s (account-level and every ledger’s, historical and current) and every imported follow-up.
+                             *     - transactions_total: The sum of those transactions’ amounts as sent, unsigned: a payment of 10.00 and a charge of 10.00 total 20.00.
+                             *     - transactions_net: The sum of those transactions signed as each type moves the ledger balance (the rule Ferry stores the balance by): PAYMENT and CREDIT add their amount, every other type subtracts it, prepay vends included. A payment of 10.00 and a charge of 10.00 net 0.00.
+                             */
                             totals: {
                                 difference: (number | string) | null;
                                 /** @description null: no expectation gives this measure. */
                                 expected: (number | string) | null;
                                 /** @enum {string} */
-                                measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total";
+                                measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total" | "transactions_net";
                                 stored: number | string;
                             }[];
                         };
                         /** Format: date-time */
                         approved_at: string;
+                        /** @description Who approved: the approved_by given, else "operator". */
                         approved_by: string;
                         import_supplier: string;
                         /** @description Held welcome e-mails this approval released. */
@@ -3976,12 +4622,22 @@ export interface operations {
                         emails_sent?: number;
                         /** @description welcome_emails_sent: those accounts (the first 1,000 in order). */
                         external_account_numbers?: string[];
+                        /**
+                         * @description One total per measure, summed over the wave's accounts: stored minus expected is the difference. The measures, per account:
+                         *
+                         *     - accounts: Expected: the accounts the expectations list. Stored: the accounts the wave’s processes imported. A total only; per account it is the kind (missing, unexpected).
+                         *     - meter_points: How many meter points the account stores, under all its supply addresses.
+                         *     - ledger_balance: The account’s balance as stored: the balance it was imported with (its first ledger’s ledger_balance, else its transfer_balance) moved by every follow-up transaction imported since. Credit positive.
+                         *     - transactions: How many transactions the account stores: its payload’s (account-level and every ledger’s, historical and current) and every imported follow-up.
+                         *     - transactions_total: The sum of those transactions’ amounts as sent, unsigned: a payment of 10.00 and a charge of 10.00 total 20.00.
+                         *     - transactions_net: The sum of those transactions signed as each type moves the ledger balance (the rule Ferry stores the balance by): PAYMENT and CREDIT add their amount, every other type subtracts it, prepay vends included. A payment of 10.00 and a charge of 10.00 net 0.00.
+                         */
                         totals?: {
                             difference: (number | string) | null;
                             /** @description null: no expectation gives this measure. */
                             expected: (number | string) | null;
                             /** @enum {string} */
-                            measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total";
+                            measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total" | "transactions_net";
                             stored: number | string;
                         }[];
                     };
@@ -3996,7 +4652,7 @@ export interface operations {
             path: {
                 /** @description Import supplier code. */
                 supplier: string;
-                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. */
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. (invalid_wave otherwise). */
                 wave: string;
             };
             cookie?: never;
@@ -4090,12 +4746,22 @@ export interface operations {
                         emails_sent?: number;
                         /** @description welcome_emails_sent: those accounts (the first 1,000 in order). */
                         external_account_numbers?: string[];
+                        /**
+                         * @description One total per measure, summed over the wave's accounts: stored minus expected is the difference. The measures, per account:
+                         *
+                         *     - accounts: Expected: the accounts the expectations list. Stored: the accounts the wave’s processes imported. A total only; per account it is the kind (missing, unexpected).
+                         *     - meter_points: How many meter points the account stores, under all its supply addresses.
+                         *     - ledger_balance: The account’s balance as stored: the balance it was imported with (its first ledger’s ledger_balance, else its transfer_balance) moved by every follow-up transaction imported since. Credit positive.
+                         *     - transactions: How many transactions the account stores: its payload’s (account-level and every ledger’s, historical and current) and every imported follow-up.
+                         *     - transactions_total: The sum of those transactions’ amounts as sent, unsigned: a payment of 10.00 and a charge of 10.00 total 20.00.
+                         *     - transactions_net: The sum of those transactions signed as each type moves the ledger balance (the rule Ferry stores the balance by): PAYMENT and CREDIT add their amount, every other type subtracts it, prepay vends included. A payment of 10.00 and a charge of 10.00 net 0.00.
+                         */
                         totals?: {
                             difference: (number | string) | null;
                             /** @description null: no expectation gives this measure. */
                             expected: (number | string) | null;
                             /** @enum {string} */
-                            measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total";
+                            measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total" | "transactions_net";
                             stored: number | string;
                         }[];
                     };
@@ -5621,9 +6287,7 @@ export interface operations {
                         results: {
                             /** @enum {string} */
                             status: "TRANSACTION_ADDED_TO_ACCOUNT" | "TRANSACTION_ALREADY_EXISTS";
-                            transaction_data: {
-                                [key: string]: unknown;
-                            };
+                            transaction_data: components["schemas"]["TransactionData"];
                         }[];
                     };
                 };
@@ -5799,8 +6463,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What the operation selected: `obtainToken` for the mutation, `ok` for the query. */
                         data?: {
-                            [key: string]: unknown;
+                            obtainToken?: {
+                                /** @description Unix time (seconds) at which refreshToken expires. */
+                                refreshExpiresIn?: number;
+                                refreshToken?: string;
+                                /** @description Send it as 'Authorization: Token <token>'. Valid 60 minutes. */
+                                token?: string;
+                            } | null;
+                            ok?: boolean;
                         } | null;
                         errors?: {
                             extensions?: {
@@ -6570,6 +7242,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         code: string;
+                        /** @description The service's identifier: generated once and kept in its database, the same from every process of the service, another for another database. A client binds what it records (ferry push's report) to it. */
+                        service_id: string;
                         /**
                          * @description Ongoing: accounts are scheduled and created. Paused: creation requests are refused (import_supplier_paused) and scheduled accounts wait until it is Ongoing again. Complete: the migration is over.
                          * @enum {string}
@@ -6660,6 +7334,11 @@ export interface operations {
                                 [key: string]: number;
                             };
                             rolled_back_at: string | null;
+                            /**
+                             * @description The last act on the wave: approved (final); rolled_back while nothing was scheduled in it since; else open (its reconciliation says how it compares).
+                             * @enum {string}
+                             */
+                            status: "approved" | "rolled_back" | "open";
                             wave: string;
                         }[];
                     };
@@ -6719,7 +7398,7 @@ export interface operations {
             path: {
                 /** @description Import supplier code. */
                 import_supplier_code: string;
-                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. */
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. (invalid_wave otherwise). */
                 wave: string;
             };
             cookie?: never;
@@ -6805,7 +7484,7 @@ export interface operations {
             path: {
                 /** @description Import supplier code. */
                 import_supplier_code: string;
-                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. */
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. (invalid_wave otherwise). */
                 wave: string;
             };
             cookie?: never;
@@ -6829,16 +7508,34 @@ export interface operations {
                         };
                         approved_at: string | null;
                         differences_url: string;
+                        /** @description How many differing accounts differ in each measure (an account may differ in several): what ?kind=differing&measure=<measure> of the differences answers. */
+                        differing_measures: {
+                            ledger_balance: number;
+                            meter_points: number;
+                            transactions: number;
+                            transactions_net: number;
+                            transactions_total: number;
+                        };
                         expectations_uploaded_at: string | null;
                         rolled_back_at: string | null;
-                        /** @description no_expectations (none uploaded), differences, matched, approved (final) or rolled_back. */
+                        /** @description The last act on the wave: approved (final), or rolled_back while nothing was scheduled in it since; else how it compares: no_expectations (none uploaded), differences or matched. */
                         status: string;
+                        /**
+                         * @description One total per measure, summed over the wave's accounts: stored minus expected is the difference. The measures, per account:
+                         *
+                         *     - accounts: Expected: the accounts the expectations list. Stored: the accounts the wave’s processes imported. A total only; per account it is the kind (missing, unexpected).
+                         *     - meter_points: How many meter points the account stores, under all its supply addresses.
+                         *     - ledger_balance: The account’s balance as stored: the balance it was imported with (its first ledger’s ledger_balance, else its transfer_balance) moved by every follow-up transaction imported since. Credit positive.
+                         *     - transactions: How many transactions the account stores: its payload’s (account-level and every ledger’s, historical and current) and every imported follow-up.
+                         *     - transactions_total: The sum of those transactions’ amounts as sent, unsigned: a payment of 10.00 and a charge of 10.00 total 20.00.
+                         *     - transactions_net: The sum of those transactions signed as each type moves the ledger balance (the rule Ferry stores the balance by): PAYMENT and CREDIT add their amount, every other type subtracts it, prepay vends included. A payment of 10.00 and a charge of 10.00 net 0.00.
+                         */
                         totals: {
                             difference: (number | string) | null;
                             /** @description null: no expectation gives this measure. */
                             expected: (number | string) | null;
                             /** @enum {string} */
-                            measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total";
+                            measure: "accounts" | "meter_points" | "ledger_balance" | "transactions" | "transactions_total" | "transactions_net";
                             stored: number | string;
                         }[];
                         wave: string;
@@ -6894,12 +7591,17 @@ export interface operations {
     };
     getWaveDifferences: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description missing (expected, not imported), unexpected (imported, not expected) or differing (a measure given differs). */
+                kind?: "missing" | "unexpected" | "differing";
+                /** @description Only the differing accounts whose value of this measure differs. ledger_balance: The account’s balance as stored: the balance it was imported with (its first ledger’s ledger_balance, else its transfer_balance) moved by every follow-up transaction imported since. Credit positive. meter_points: How many meter points the account stores, under all its supply addresses. transactions: How many transactions the account stores: its payload’s (account-level and every ledger’s, historical and current) and every imported follow-up. transactions_total: The sum of those transactions’ amounts as sent, unsigned: a payment of 10.00 and a charge of 10.00 total 20.00. transactions_net: The sum of those transactions signed as each type moves the ledger balance (the rule Ferry stores the balance by): PAYMENT and CREDIT add their amount, every other type subtracts it, prepay vends included. A payment of 10.00 and a charge of 10.00 net 0.00. */
+                measure?: "ledger_balance" | "meter_points" | "transactions" | "transactions_total" | "transactions_net";
+            };
             header?: never;
             path: {
                 /** @description Import supplier code. */
                 import_supplier_code: string;
-                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. */
+                /** @description The wave: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit. (invalid_wave otherwise). */
                 wave: string;
             };
             cookie?: never;
