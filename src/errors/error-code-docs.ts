@@ -306,6 +306,15 @@ export const OTHER_CODE_DOCS: readonly OtherCodeDoc[] = [
     todo: 'Wait retry_after seconds.',
   },
   {
+    code: 'external_account_number_repeated_in_file',
+    status: '— (ferry push report)',
+    means:
+      'Two lines of the book give the same external account number; the later one would replace the earlier one.',
+    where:
+      "`ferry push accounts --validate-only`: a report line's errors, with other_line naming the other line.",
+    todo: 'Keep one line per account in the book.',
+  },
+  {
     code: 'schedule_window_expired',
     status: '— (latest_error)',
     means: 'No worker started the process before its schedule window ended; it is ERRORED.',

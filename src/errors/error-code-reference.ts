@@ -79,7 +79,7 @@ function itemSections(): string[] {
 
 function otherSection(): string {
   const rows = OTHER_CODE_DOCS.map((doc) => [`\`${doc.code}\``, doc.status, doc.means, doc.where, doc.todo]);
-  return `# Codes outside error bodies\n\nThe token mutation answers its errors the GraphQL way, and a process that failed keeps its error in \`latest_error\` (its codes are the creation failures above, and this one).\n\n${table(
+  return `# Codes outside error bodies\n\nThe token mutation answers its errors the GraphQL way, \`ferry push\`'s whole-book preflight reports what only the book shows, and a process that failed keeps its error in \`latest_error\` (its codes are the creation failures above, and schedule_window_expired).\n\n${table(
     ['Code', 'HTTP', 'What it means', 'Where', 'What to do'],
     rows,
   )}`;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
 import { FORMAT_DETAILS } from '../../src/accounts/payload/rules/field-formats.ts';
+import { REPEATED_IN_FILE } from '../../src/cli/push/push-account-lines.ts';
 import { ERROR_STATUS } from '../../src/errors/error-catalogue.ts';
 import { ERROR_CODE_DOCS } from '../../src/errors/error-code-docs.ts';
 import {
@@ -95,6 +96,14 @@ describe('the error-code reference', () => {
       .filter(([code]) => !catalogued.has(code))
       .map(([code, at]) => `${code} (${at})`);
     assert.deepEqual(missing, [], 'add them to src/errors/item-codes/');
+  });
+
+  it('documents the codes the whole-book preflight of ferry push reports', () => {
+    // The identifiers repeated in a book report the API's own codes (meter_point_on_another_account, …).
+    assert.ok(
+      reference.includes(`| \`${REPEATED_IN_FILE}\` | — (ferry push report) |`),
+      `${REPEATED_IN_FILE} is in the reference`,
+    );
   });
 
   it('gives each table its own section, so the API reference lists and searches them', () => {
