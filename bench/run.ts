@@ -1,7 +1,8 @@
 // `npm run bench [-- --quick] [--json] [--db pglite] [--only a,b]`: the six benchmarks of docs/product.md (Targets),
 // each with its baseline from the same run; `-- --scaling [--processes 1,2,4,8] [--webhooks] [--accounts N] [--generators N]` runs the
 // series of N API and N worker processes instead (bench/scaling.ts); `-- --webhook-cost` measures
-// the machine's CPU per webhook delivery (bench/webhook-cost.ts). See docs/performance.md.
+// the machine's CPU per webhook delivery (bench/webhook-cost.ts); `-- --map [--accounts N]` maps a
+// generated legacy export of N accounts (bench/map.ts). See docs/performance.md.
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchEndToEnd } from './end-to-end.ts';
@@ -22,6 +23,12 @@ import { benchTransactions } from './transactions.ts';
 import { benchValidate } from './validate.ts';
 import { benchWebhookCost } from './webhook-cost.ts';
 import { benchWebhookLag } from './webhook-lag.ts';
+
+// `-- --map [--accounts N] [--dir DIR]`: the flat-file mapping benchmark alone (bench/map.ts).
+if (process.argv.includes('--map')) {
+  const { runMapBench } = await import('./map.ts');
+  process.exit(await runMapBench(process.argv.slice(2)));
+}
 
 const { values: args } = parseArgs({
   options: {
