@@ -7,6 +7,7 @@ import { openPgliteDb } from '../infra/db/pglite-db.ts';
 import { dumpSchema } from '../infra/db/schema-dump.ts';
 import { AdminApiError, ServiceUnreachableError } from './admin-client.ts';
 import { runAdminCommand } from './admin-commands.ts';
+import { runCatalogueCommand } from './catalogue-commands.ts';
 import { runEventsCommand } from './events-commands.ts';
 import { commandHelp, didYouMean, suggestCommand, suggestOption } from './help.ts';
 import { runMapCommand } from './map-commands.ts';
@@ -44,6 +45,7 @@ Operator (FERRY_URL, FERRY_OPERATOR_API_KEY; add --json for JSON output):
   wave rollback <supplier> <wave> [--yes]
   webhook add <url> --suppliers <code,code|*> [--types T,T] | list | remove <id>
   webhook deliveries|enable|disable|test <id>
+  catalogue push <products.ndjson> [--dry-run] | push --list <name> <values.txt> [--dry-run] | status
 
 Supplier (one request body a line; \`ferry push --help\` for the report and exit codes):
   push accounts <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>] [--concurrency N]
@@ -180,6 +182,8 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'wave' && argv[1] === 'reconcile') return runWaveReconcile(argv.slice(2));
   // And `events tail` (a token too; --follow runs until a signal).
   if (argv[0] === 'events') return runEventsCommand(argv.slice(1));
+  // And the operator's reference data (files streamed to the service).
+  if (argv[0] === 'catalogue') return runCatalogueCommand(argv.slice(1));
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
   >;
