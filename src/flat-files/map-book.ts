@@ -38,6 +38,8 @@ export interface MapResult {
 }
 
 const KEY_SEPARATOR = '\u001f';
+/** The bucket a key index gives a row that is itself an orphan. */
+const ORPHANED = -2;
 const FLUSH_CHARS = 1 << 18;
 
 const keyOf = (cells: string[], at: number[]) =>
@@ -146,7 +148,10 @@ async function partition(plan: BookPlan, ctx: { dir: string; buckets: number; pr
             line: row.line,
             column: positions[joinAt[0]],
             value: keyOf(row.cells, joinAt),
+            parentOrphaned: bucket === ORPHANED,
           });
+          // Indexed as orphaned, so that its own children say so rather than that it is missing.
+          if (indexed) indexes[f.index].add(keyOf(row.cells, keyAt), ORPHANED, row.line);
           continue;
         }
       }

@@ -77,9 +77,9 @@ describe('ferry push accounts --profile (the legacy export, end to end)', () => 
     assert.deepEqual(run.err.trim().split('\n'), [
       'ferry push: METER_POINTS.CSV:3:3 unmapped_value fields.supply_addresses[].meter_points[].supply_type [FUEL]: "X" is not one of the map\'s values (E, G)',
       'ferry push: METER_POINTS.CSV:4:2 orphan_row files.meter_points.join [PREMISE_ID]: no row of PREMISES.CSV has the key "P-13"',
-      'ferry push: METERS.CSV:2:1 orphan_row files.meters.join [MPXN]: no row of METER_POINTS.CSV has the key "1000000000021"',
-      'ferry push: READINGS.CSV:4:1 orphan_row files.readings.join [MPXN+SERIAL]: no row of METERS.CSV has the key "1000000000021+E19K00231"',
-      'ferry push: READINGS.CSV:5:1 orphan_row files.readings.join [MPXN+SERIAL]: no row of METERS.CSV has the key "1000000000021+E19K00231"',
+      'ferry push: METERS.CSV:2:1 orphan_row files.meters.join [MPXN]: the row of METER_POINTS.CSV with the key "1000000000021" belongs to no account',
+      'ferry push: READINGS.CSV:4:1 orphan_row files.readings.join [MPXN+SERIAL]: the row of METERS.CSV with the key "1000000000021+E19K00231" belongs to no account',
+      'ferry push: READINGS.CSV:5:1 orphan_row files.readings.join [MPXN+SERIAL]: the row of METERS.CSV with the key "1000000000021+E19K00231" belongs to no account',
       'ferry push: 5 problem(s) in the source files (orphan_row 4, unmapped_value 1); nothing was written.',
     ]);
     assert.equal(await processes(), 0);
