@@ -39,13 +39,18 @@ export async function runWorkerProcess(config: FerryConfig): Promise<void> {
   });
   const worker = startWorker(config, { db, logger, metrics, onSettled: () => webhooks.eventsCommitted() });
   const mailSender = startMailSenderFromConfig(config, { db, logger });
-  const stop = async () => {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     await Promise.all([worker.stop(), mailSender?.stop(), webhooks.stop()]);
     await reference.close();
     metricsServer?.close();
     await db.close();
+    // One line once everything has stopped: the work in hand finished, its leases handed back.
+    logger.info({ signal }, 'worker stopped');
     process.exit(0);
   };
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
