@@ -34,7 +34,14 @@ export const VersionView = AdminObject(
     version: Type.Integer(),
     uploaded_by: Type.String(),
     uploaded_at: Type.String({ format: 'date-time' }),
-    counts: Type.Record(Type.String(), Type.Integer(), { description: '{products, tariffs} or {values}.' }),
+    counts: Type.Object(
+      {
+        products: Type.Optional(Type.Integer()),
+        tariffs: Type.Optional(Type.Integer()),
+        values: Type.Optional(Type.Integer()),
+      },
+      { description: 'A catalogue version: products and tariffs; a code list version: values.' },
+    ),
   },
   'One upload: its number, who and when, what it holds.',
 );

@@ -54,6 +54,11 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /admin/v1/webhook-endpoints/:id/': 'adminGetWebhookEndpoint',
   'PATCH /admin/v1/webhook-endpoints/:id/': 'adminUpdateWebhookEndpoint',
   'DELETE /admin/v1/webhook-endpoints/:id/': 'adminDeleteWebhookEndpoint',
+  'PUT /admin/v1/products/': 'adminPutCatalogue',
+  'GET /admin/v1/products/': 'adminListCatalogue',
+  'PUT /admin/v1/code-lists/:name/': 'adminPutCodeList',
+  'GET /admin/v1/code-lists/': 'adminListCodeLists',
+  'GET /v2/data-import/products/': 'listProducts',
   'GET /admin/v1/webhook-endpoints/:id/deliveries/': 'adminListWebhookDeliveries',
   'POST /admin/v1/webhook-endpoints/:id/test/': 'adminSendWebhookTestEvent',
 };

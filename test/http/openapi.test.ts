@@ -95,6 +95,7 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(codesOf('TransactionImportError'), [
       'transaction_in_future',
       'transaction_outside_open_statement_period',
+      'product_code_does_not_exist',
     ]);
   });
 
