@@ -46,7 +46,7 @@ operator_key=container-test-operator-key-$tag
 psql_db() { psql -h 127.0.0.1 -U postgres -d "$db" -XAtqc "$1"; }
 
 cleanup() {
-  podman rm -f -t 0 "$api" "$api-2" "$worker" "$worker-2" "ferry-ct-push-$tag" >/dev/null 2>&1 || true
+  podman rm -f -i -t 0 "$api" "$worker" "$worker-2" "ferry-ct-push-$tag" >/dev/null 2>&1 || true
   dropdb -h 127.0.0.1 -U postgres --if-exists --force "$db" 2>/dev/null || true
 }
 trap cleanup EXIT
