@@ -6,8 +6,9 @@
  *
  * Stored measures are read from the stored records each time, never from a copy: the ledger
  * balance is the account's balance after every imported transaction (follow-ups included), the
- * transactions are every stored transaction of the account (historical and follow-ups), the
- * meter points those stored under it. The counts and totals come from one statement, so from one
+ * transactions are every stored transaction of the account (historical and follow-ups: counted,
+ * summed as sent, and summed signed by BALANCE_ADDING_TYPES), the meter points those stored under
+ * it; measures.ts defines each (decision 0082). The counts and totals come from one statement, so from one
  * snapshot: a follow-up committing meanwhile is in all of them or in none.
  */
 import { BALANCE_ADDING_TYPES } from '../../accounts/payload/ledgers/ledger-balance.ts';
@@ -20,8 +21,6 @@ import {
   type Measure,
   MONEY_MEASURES,
 } from './measures.ts';
-
-export { ACCOUNT_MEASURES, type AccountMeasure, MEASURES, type Measure };
 
 /** A stored transaction's amount signed as its type moves the balance (the types are ours, not input). */
 const SIGNED_AMOUNT = `CASE WHEN t.type IN (${BALANCE_ADDING_TYPES.map((type) => `'${type}'`).join(', ')})
