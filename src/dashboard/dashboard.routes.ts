@@ -11,6 +11,7 @@ import { type AnyError, toApiError } from '../http/error-handler.ts';
 import type { Db } from '../infra/db/db.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { apiKeyPages } from './api-keys.pages.ts';
+import { cataloguePages } from './catalogue.pages.ts';
 import { guardWithSession, sendPage, signInRoutes } from './dashboard-auth.ts';
 import { errorPage } from './layout.ts';
 import { processPages } from './processes.pages.ts';
@@ -95,5 +96,6 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardDeps> = async (app, de
     await guarded.register(wavePages, { db: deps.db });
     await guarded.register(apiKeyPages, { db: deps.db, keyScopes: deps.keyScopes });
     await guarded.register(webhookPages, { db: deps.db });
+    await guarded.register(cataloguePages, { db: deps.db });
   });
 };

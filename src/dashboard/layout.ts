@@ -73,6 +73,7 @@ export function page(ctx: PageContext, opts: { title: string; main: Html; chart?
 <a href="/dashboard/">Suppliers</a>
 <a href="/dashboard/api-keys/">API keys</a>
 <a href="/dashboard/webhooks/">Webhooks</a>
+<a href="/dashboard/catalogue/">Catalogue</a>
 </nav>
 ${postForm(ctx, '/dashboard/sign-out', 'Sign out')}
 </header>

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import { sql } from '../../src/infra/db/db.ts';
+import { dashboardSession } from '../helpers/dashboard.ts';
 import { importAccounts, stageAccount } from '../helpers/imported-accounts.ts';
 import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 import { runWorkerUntilIdle } from '../helpers/worker-run.ts';
@@ -87,5 +88,15 @@ describe('the catalogue after an account was accepted', () => {
     assert.equal(body.transaction_data.transaction_id, 'sc-2');
     const added = await post([charge('sc-3', 'ELEC-1234')]);
     assert.equal(added.statusCode, 201, added.body);
+  });
+
+  it('shows the catalogue on the dashboard: versions, tariffs per region, accounts per product', async () => {
+    const session = await dashboardSession(t.app);
+    const res = await session.get('/dashboard/catalogue/');
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(res.body, /Version 3: 2 products, 2 tariffs/);
+    assert.match(res.body, /<tr data-product="ELEC-1234"><th scope="row">ELEC-1234<\/th><td>1<\/td>/);
+    assert.match(res.body, /<th scope="row">C<\/th><td>PREPAYMENT<\/td><td>1<\/td>/);
+    assert.match(res.body, /<tr data-list="tpr"><th scope="row">tpr<\/th><td colspan="3">none loaded/);
   });
 });
