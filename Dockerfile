@@ -50,7 +50,7 @@ COPY --from=build /app /app
 USER node
 EXPOSE 8080
 # No curl in the image: Node's fetch asks the API's /healthz (`ferry worker` serves none).
-HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+HEALTHCHECK --interval=15s --timeout=10s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["tini", "--", "ferry"]
 CMD ["serve"]
