@@ -4,9 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { accountFor } from '../helpers/account-fixtures.ts';
 import { adminHeaders, createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
-import { exampleProducts, type Obj, product, uploadCatalogue, uploadList } from './catalogue-fixtures.ts';
+import {
+  exampleProducts,
+  type Obj,
+  product,
+  regionCAccount,
+  uploadCatalogue,
+  uploadList,
+} from './catalogue-fixtures.ts';
 
 const SUPPLIER = 'CATALOGUE_UP';
 
@@ -117,7 +123,7 @@ describe('catalogue uploads', () => {
   });
 
   it('refuses to remove a tariff a process uses (409 product_in_use with the counts), and lets it be end-dated', async () => {
-    const account = accountFor(SUPPLIER, 1);
+    const account = regionCAccount(SUPPLIER, 1);
     const created = await t.app.inject({
       method: 'POST',
       url: '/v2/data-import/accounts/',
