@@ -42,6 +42,25 @@ const line = (ext: string, status: string, digest?: string) => ({
 });
 
 describe('a re-run of ferry push accounts', () => {
+  it('tells whether the service account number is the one a line reported', async () => {
+    const path = files([
+      { ...line('E1', 'PROCESSED', A), service_account_number: 'A-B6E3576B' },
+      { ...line('E2', 'PROCESSED', A), service_account_number: 'A-00000001' },
+      line('E3', 'REJECTED', A),
+    ]);
+    const prior = await PriorReport.read(path, { retryRejected: false, validate: false });
+    const indexOf = (ext: string) => {
+      const d = prior.decide(ext, A);
+      assert.equal(d.kind, 'final');
+      return d.kind === 'final' ? d.index : -1;
+    };
+    assert.ok(prior.sameAccount(indexOf('E1'), 'A-B6E3576B'));
+    assert.ok(!prior.sameAccount(indexOf('E1'), 'A-B6E3576C'));
+    assert.ok(prior.sameAccount(indexOf('E2'), 'A-00000001'));
+    assert.ok(!prior.sameAccount(indexOf('E2'), null));
+    assert.ok(prior.sameAccount(indexOf('E3'), null));
+  });
+
   it('keeps a line final while its text is the one reported, and sends it again once changed', async () => {
     const path = files([line('E1', 'PROCESSED', A), line('E2', 'REJECTED', A), line('E3', 'PROCESSED')]);
     const prior = await PriorReport.read(path, { retryRejected: false, validate: false });

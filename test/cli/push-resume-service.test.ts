@@ -6,7 +6,7 @@
  * and a report with no binding (an older ferry's) is confirmed there and sent again, never final.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -119,8 +119,11 @@ describe('ferry push accounts resumed after the service changed', () => {
     // Unchanged, the same command sends nothing: the service confirms every account, in bulk.
     staging.counts.statusRequests = 0;
     staging.counts.singleStatusRequests = 0;
+    const reportBefore = readFileSync(report, 'utf8');
     const again = await push(argsFor(staging));
     assert.equal(again.code, 0, again.err);
+    assert.equal(readFileSync(report, 'utf8'), reportBefore, 'every line confirmed as it was');
+    assert.doesNotMatch(again.err, /the report called final/, 'nothing reported anew or sent again');
     assert.equal(staging.counts.scheduled, ACCOUNTS, 'nothing sent');
     assert.equal(staging.counts.statusRequests, 1, 'confirmed in one statuses request');
     assert.equal(staging.counts.singleStatusRequests, 0, 'not one request per account');

@@ -26,7 +26,8 @@ function numberHash(accountNumber: string | null): number {
   if (accountNumber === null) return 0;
   let h = 0x811c9dc5;
   for (let i = 0; i < accountNumber.length; i++) h = Math.imul(h ^ accountNumber.charCodeAt(i), 0x01000193);
-  return (h >>> 0) | 1;
+  // Unsigned, as the column keeps it (`| 1` alone would give a signed number); never 0.
+  return (h | 1) >>> 0;
 }
 
 /**

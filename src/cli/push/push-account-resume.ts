@@ -35,6 +35,8 @@ export class ResumeDecisions {
   #changedCreated = 0;
   /** Accounts the report called final that the service says are not any more, by why. */
   readonly #reopened = new Map<string, number>();
+  /** Accounts the service holds in another final state (or number) than the report: by that state. */
+  readonly #reported = new Map<string, number>();
 
   constructor(
     readonly options: {
@@ -67,6 +69,10 @@ export class ResumeDecisions {
       warn(`${this.#changedCreated} lines in all changed after their account was created; not sent`);
     for (const [why, n] of this.#reopened)
       warn(`${n} account${n === 1 ? '' : 's'} the report called final: ${why}; sent again`);
+    for (const [status, n] of this.#reported)
+      warn(
+        `${n} account${n === 1 ? '' : 's'} the report called final the service now holds as ${status}; reported so`,
+      );
     return rest;
   }
 
@@ -102,6 +108,7 @@ export class ResumeDecisions {
       }
       if (answer.kind === 'poll') return { entry, parseError, outcome: answer };
       const { status, accountNumber, errors } = answer;
+      this.#reported.set(status, (this.#reported.get(status) ?? 0) + 1);
       return { entry, parseError, outcome: { kind: 'reported', status, accountNumber, errors } };
     });
   }
