@@ -48,6 +48,8 @@ psql_db() { psql -h 127.0.0.1 -U postgres -d "$db" -XAtqc "$1"; }
 cleanup() {
   podman rm -f -i -t 0 "$api" "$worker" "$worker-2" "ferry-ct-push-$tag" >/dev/null 2>&1 || true
   dropdb -h 127.0.0.1 -U postgres --if-exists --force "$db" 2>/dev/null || true
+  # A rebuild moves the tag and leaves the last image and its build stage untagged: drop those.
+  podman image prune -f >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
