@@ -47,44 +47,7 @@ export interface paths {
             cookie?: never;
         };
         /** The code lists, with their current versions (null: never uploaded, the form check holds) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": ({
-                            /** @description The item code a value the list lacks is refused with. */
-                            code: string;
-                            name: string;
-                            version: ({
-                                /** @description {products, tariffs} or {values}. */
-                                counts: {
-                                    [key: string]: number;
-                                };
-                                /** Format: date-time */
-                                uploaded_at: string;
-                                uploaded_by: string;
-                                version: number;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    };
-                };
-            };
-        };
+        get: operations["adminListCodeLists"];
         put?: never;
         post?: never;
         delete?: never;
@@ -105,120 +68,7 @@ export interface paths {
          * Replace a code list (a new version of it)
          * @description Plain text, one value a line (blank lines skipped, repeats kept once), streamed, up to 100 MB; all or nothing. Once a list is uploaded, the account checks refuse values it lacks with the reference's code; before, its form check holds. 409 code_in_use when the upload leaves out values that accounts or processes use (the first upload is exempt). `?dry_run=true` answers the diff and stores nothing.
          */
-        put: {
-            parameters: {
-                query?: {
-                    /** @description Answer the diff and store nothing. */
-                    dry_run?: boolean;
-                };
-                header?: never;
-                path: {
-                    /** @description The registry. */
-                    name: "tpr" | "operations-team" | "psr-description" | "dunning-path" | "campaign" | "ledger-code" | "partner-organisation" | "affiliate-organisation" | "payment-plan-strategy";
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "text/plain": string;
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            diff: {
-                                added: number;
-                                in_use: {
-                                    /** @description Accounts whose data names a value the upload leaves out. */
-                                    accounts: number;
-                                    /** @description Import processes (not CANCELLED) that do. */
-                                    processes: number;
-                                };
-                                removed: number;
-                                removed_values: string[];
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            dry_run: boolean;
-                            /** @description null for a dry run. */
-                            version: ({
-                                /** @description {products, tariffs} or {values}. */
-                                counts: {
-                                    [key: string]: number;
-                                };
-                                /** Format: date-time */
-                                uploaded_at: string;
-                                uploaded_by: string;
-                                version: number;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
-                        };
-                    };
-                };
-                /** @description A validation failure, or another refusal. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
-                    };
-                };
-                /** @description An error: `code` says what happened, `detail` says it to a person. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description product_in_use or code_in_use: nothing was stored. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Accounts whose data names a value the upload leaves out. */
-                            accounts: number;
-                            code: string;
-                            /** @description Up to 20 of the values the upload leaves out. */
-                            codes: string[];
-                            detail: string;
-                            /** @description Import processes (not CANCELLED) that do. */
-                            processes: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description An error: `code` says what happened, `detail` says it to a person. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description An error: `code` says what happened, `detail` says it to a person. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["adminPutCodeList"];
         post?: never;
         delete?: never;
         options?: never;
@@ -423,222 +273,12 @@ export interface paths {
             cookie?: never;
         };
         /** A page of the catalogue (the current version, or `?version=`), with the latest versions */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The last product code of the previous page. */
-                    after?: string;
-                    /** @description Products a page, 1 to 1000 (default 100). */
-                    limit?: string;
-                    version?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Pass as `after` for the next page. */
-                            next_after: string | null;
-                            products: {
-                                /** @description A date (the start of that day in the service time zone) or a datetime. */
-                                available_from: string;
-                                /** @description null: no end. */
-                                available_to: string | null;
-                                code: string;
-                                display_name: string | null;
-                                /** @enum {string} */
-                                fuel: "ELECTRICITY" | "GAS";
-                                is_prepay: boolean;
-                                is_tracker: boolean;
-                                is_variable: boolean;
-                                tariffs: {
-                                    code: string;
-                                    /** @enum {string} */
-                                    payment_method: "DIRECT_DEBIT" | "NON_DIRECT_DEBIT" | "PREPAYMENT";
-                                    /** @description The band names a rate override or line item may use. */
-                                    rate_bands: string[];
-                                    /**
-                                     * @description GSP group letter (A to P, no I or O).
-                                     * @enum {string}
-                                     */
-                                    region: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | "J" | "K" | "L" | "M" | "N" | "P";
-                                    /** @description 1 or 2 for electricity, 1 for gas. */
-                                    registers: number;
-                                }[];
-                            }[];
-                            /** @description null: no catalogue was ever uploaded. */
-                            version: ({
-                                /** @description {products, tariffs} or {values}. */
-                                counts: {
-                                    [key: string]: number;
-                                };
-                                /** Format: date-time */
-                                uploaded_at: string;
-                                uploaded_by: string;
-                                version: number;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
-                            /** @description The 20 latest versions, newest first. */
-                            versions: ({
-                                /** @description {products, tariffs} or {values}. */
-                                counts: {
-                                    [key: string]: number;
-                                };
-                                /** Format: date-time */
-                                uploaded_at: string;
-                                uploaded_by: string;
-                                version: number;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                        };
-                    };
-                };
-                /** @description A validation failure, or another refusal. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
-                    };
-                };
-                /** @description An error: `code` says what happened, `detail` says it to a person. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["adminListCatalogue"];
         /**
          * Replace the product catalogue (a new version), or see what an upload would change
          * @description NDJSON, one product a line: {code, display_name?, fuel, is_variable, is_tracker?, is_prepay, available_from, available_to?, tariffs: [{code, region, payment_method, registers, rate_bands}]}. Streamed, up to 100 MB. All or nothing: a bad line answers 400 with every error (up to 100) at `<line>.<field>`, lines counted from 1, and stores nothing. 409 product_in_use when the upload leaves out a product or tariff that accounts or processes (not CANCELLED) use (the first upload is exempt): end-date it instead. `?dry_run=true` answers the diff and stores nothing.
          */
-        put: {
-            parameters: {
-                query?: {
-                    /** @description Answer the diff and store nothing. */
-                    dry_run?: boolean;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-ndjson": string;
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Products added, removed and changed against the current version (up to 1,000 codes of each), and who uses what it removes. */
-                            diff: {
-                                added: number;
-                                changed: number;
-                                codes: {
-                                    added: string[];
-                                    changed: string[];
-                                    removed: string[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                in_use: {
-                                    /** @description Accounts whose data names a value the upload leaves out. */
-                                    accounts: number;
-                                    /** @description Import processes (not CANCELLED) that do. */
-                                    processes: number;
-                                };
-                                /** @description The tariff and product codes the upload leaves out (up to 1,000). */
-                                in_use_codes?: string[];
-                                removed: number;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            dry_run: boolean;
-                            /** @description null for a dry run. */
-                            version: ({
-                                /** @description {products, tariffs} or {values}. */
-                                counts: {
-                                    [key: string]: number;
-                                };
-                                /** Format: date-time */
-                                uploaded_at: string;
-                                uploaded_by: string;
-                                version: number;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
-                        };
-                    };
-                };
-                /** @description A validation failure, or another refusal. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
-                    };
-                };
-                /** @description product_in_use or code_in_use: nothing was stored. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Accounts whose data names a value the upload leaves out. */
-                            accounts: number;
-                            code: string;
-                            /** @description Up to 20 of the values the upload leaves out. */
-                            codes: string[];
-                            detail: string;
-                            /** @description Import processes (not CANCELLED) that do. */
-                            processes: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description An error: `code` says what happened, `detail` says it to a person. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description An error: `code` says what happened, `detail` says it to a person. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["adminPutCatalogue"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1133,98 +773,7 @@ export interface paths {
          * The product catalogue the account checks use, a page at a time
          * @description Products by code, `limit` a page; pass `next_after` back as `after` for the next. `version` null and no products: no catalogue is loaded, and tariff codes are checked for their form only.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The last product code of the previous page. */
-                    after?: string;
-                    /** @description Products a page, 1 to 1000 (default 100). */
-                    limit?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            next_after: string | null;
-                            products: {
-                                /** @description A date (the start of that day in the service time zone) or a datetime. */
-                                available_from: string;
-                                /** @description null: no end. */
-                                available_to: string | null;
-                                code: string;
-                                display_name: string | null;
-                                /** @enum {string} */
-                                fuel: "ELECTRICITY" | "GAS";
-                                is_prepay: boolean;
-                                is_tracker: boolean;
-                                is_variable: boolean;
-                                tariffs: {
-                                    code: string;
-                                    /** @enum {string} */
-                                    payment_method: "DIRECT_DEBIT" | "NON_DIRECT_DEBIT" | "PREPAYMENT";
-                                    /** @description The band names a rate override or line item may use. */
-                                    rate_bands: string[];
-                                    /**
-                                     * @description GSP group letter (A to P, no I or O).
-                                     * @enum {string}
-                                     */
-                                    region: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | "J" | "K" | "L" | "M" | "N" | "P";
-                                    /** @description 1 or 2 for electricity, 1 for gas. */
-                                    registers: number;
-                                }[];
-                            }[];
-                            /** @description The catalogue version. */
-                            version: number | null;
-                        };
-                    };
-                };
-                /** @description A validation failure, or another refusal. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
-                    };
-                };
-                /** @description An error: `code` says what happened, `detail` says it to a person. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description An error: `code` says what happened, `detail` says it to a person. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description An error: `code` says what happened, `detail` says it to a person. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listProducts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3530,6 +3079,162 @@ export interface operations {
             };
         };
     };
+    adminListCodeLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** @description The item code a value the list lacks is refused with. */
+                        code: string;
+                        name: string;
+                        version: ({
+                            /** @description A catalogue version: products and tariffs; a code list version: values. */
+                            counts: {
+                                products?: number;
+                                tariffs?: number;
+                                values?: number;
+                            };
+                            /** Format: date-time */
+                            uploaded_at: string;
+                            uploaded_by: string;
+                            version: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+        };
+    };
+    adminPutCodeList: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff and store nothing. */
+                dry_run?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The registry. */
+                name: "tpr" | "operations-team" | "psr-description" | "dunning-path" | "campaign" | "ledger-code" | "partner-organisation" | "affiliate-organisation" | "payment-plan-strategy";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        diff: {
+                            added: number;
+                            in_use: {
+                                /** @description Accounts whose data names a value the upload leaves out. */
+                                accounts: number;
+                                /** @description Import processes (not CANCELLED) that do. */
+                                processes: number;
+                            };
+                            removed: number;
+                            removed_values: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        dry_run: boolean;
+                        /** @description null for a dry run. */
+                        version: ({
+                            /** @description A catalogue version: products and tariffs; a code list version: values. */
+                            counts: {
+                                products?: number;
+                                tariffs?: number;
+                                values?: number;
+                            };
+                            /** Format: date-time */
+                            uploaded_at: string;
+                            uploaded_by: string;
+                            version: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description product_in_use or code_in_use: nothing was stored. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Accounts whose data names a value the upload leaves out. */
+                        accounts: number;
+                        code: string;
+                        /** @description Up to 20 of the values the upload leaves out. */
+                        codes: string[];
+                        detail: string;
+                        /** @description Import processes (not CANCELLED) that do. */
+                        processes: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     adminGetEmailOutbox: {
         parameters: {
             query?: {
@@ -4499,6 +4204,224 @@ export interface operations {
             };
             /** @description An error: `code` says what happened, `detail` says it to a person. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListCatalogue: {
+        parameters: {
+            query?: {
+                /** @description The last product code of the previous page. */
+                after?: string;
+                /** @description Products a page, 1 to 1000 (default 100). */
+                limit?: string;
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Pass as `after` for the next page. */
+                        next_after: string | null;
+                        products: {
+                            /** @description A date (the start of that day in the service time zone) or a datetime. */
+                            available_from: string;
+                            /** @description null: no end. */
+                            available_to: string | null;
+                            code: string;
+                            display_name: string | null;
+                            /** @enum {string} */
+                            fuel: "ELECTRICITY" | "GAS";
+                            is_prepay: boolean;
+                            is_tracker: boolean;
+                            is_variable: boolean;
+                            tariffs: {
+                                code: string;
+                                /** @enum {string} */
+                                payment_method: "DIRECT_DEBIT" | "NON_DIRECT_DEBIT" | "PREPAYMENT";
+                                /** @description The band names a rate override or line item may use. */
+                                rate_bands: string[];
+                                /**
+                                 * @description GSP group letter (A to P, no I or O).
+                                 * @enum {string}
+                                 */
+                                region: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | "J" | "K" | "L" | "M" | "N" | "P";
+                                /** @description 1 or 2 for electricity, 1 for gas. */
+                                registers: number;
+                            }[];
+                        }[];
+                        /** @description null: no catalogue was ever uploaded. */
+                        version: ({
+                            /** @description A catalogue version: products and tariffs; a code list version: values. */
+                            counts: {
+                                products?: number;
+                                tariffs?: number;
+                                values?: number;
+                            };
+                            /** Format: date-time */
+                            uploaded_at: string;
+                            uploaded_by: string;
+                            version: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        /** @description The 20 latest versions, newest first. */
+                        versions: ({
+                            /** @description A catalogue version: products and tariffs; a code list version: values. */
+                            counts: {
+                                products?: number;
+                                tariffs?: number;
+                                values?: number;
+                            };
+                            /** Format: date-time */
+                            uploaded_at: string;
+                            uploaded_by: string;
+                            version: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminPutCatalogue: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff and store nothing. */
+                dry_run?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Products added, removed and changed against the current version (up to 1,000 codes of each), and who uses what it removes. */
+                        diff: {
+                            added: number;
+                            changed: number;
+                            codes: {
+                                added: string[];
+                                changed: string[];
+                                removed: string[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            in_use: {
+                                /** @description Accounts whose data names a value the upload leaves out. */
+                                accounts: number;
+                                /** @description Import processes (not CANCELLED) that do. */
+                                processes: number;
+                            };
+                            /** @description The tariff and product codes the upload leaves out (up to 1,000). */
+                            in_use_codes?: string[];
+                            removed: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        dry_run: boolean;
+                        /** @description null for a dry run. */
+                        version: ({
+                            /** @description A catalogue version: products and tariffs; a code list version: values. */
+                            counts: {
+                                products?: number;
+                                tariffs?: number;
+                                values?: number;
+                            };
+                            /** Format: date-time */
+                            uploaded_at: string;
+                            uploaded_by: string;
+                            version: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description product_in_use or code_in_use: nothing was stored. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Accounts whose data names a value the upload leaves out. */
+                        accounts: number;
+                        code: string;
+                        /** @description Up to 20 of the values the upload leaves out. */
+                        codes: string[];
+                        detail: string;
+                        /** @description Import processes (not CANCELLED) that do. */
+                        processes: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7182,6 +7105,98 @@ export interface operations {
                         next_cursor: string;
                     };
                     "text/event-stream": string;
+                };
+            };
+            /** @description A validation failure, or another refusal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error: `code` says what happened, `detail` says it to a person. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProducts: {
+        parameters: {
+            query?: {
+                /** @description The last product code of the previous page. */
+                after?: string;
+                /** @description Products a page, 1 to 1000 (default 100). */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next_after: string | null;
+                        products: {
+                            /** @description A date (the start of that day in the service time zone) or a datetime. */
+                            available_from: string;
+                            /** @description null: no end. */
+                            available_to: string | null;
+                            code: string;
+                            display_name: string | null;
+                            /** @enum {string} */
+                            fuel: "ELECTRICITY" | "GAS";
+                            is_prepay: boolean;
+                            is_tracker: boolean;
+                            is_variable: boolean;
+                            tariffs: {
+                                code: string;
+                                /** @enum {string} */
+                                payment_method: "DIRECT_DEBIT" | "NON_DIRECT_DEBIT" | "PREPAYMENT";
+                                /** @description The band names a rate override or line item may use. */
+                                rate_bands: string[];
+                                /**
+                                 * @description GSP group letter (A to P, no I or O).
+                                 * @enum {string}
+                                 */
+                                region: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | "J" | "K" | "L" | "M" | "N" | "P";
+                                /** @description 1 or 2 for electricity, 1 for gas. */
+                                registers: number;
+                            }[];
+                        }[];
+                        /** @description The catalogue version. */
+                        version: number | null;
+                    };
                 };
             };
             /** @description A validation failure, or another refusal. */
