@@ -171,7 +171,17 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
           supplierStatus: offered.includes(SUPPLIER_PATH),
           followFeed: true,
           retryRejected: values['retry-rejected'] ?? false,
-          wave: values.wave,
+          taskParams: {
+            ...(values.wave !== undefined ? { wave: values.wave } : {}),
+            ...(profileBook
+              ? {
+                  mapping_profile: {
+                    name: profileBook.plan.profile.name,
+                    version: profileBook.plan.profile.version,
+                  },
+                }
+              : {}),
+          },
           noWait: values['no-wait'] ?? false,
           pauseTiming: pauseTimingOf(io.env),
           lines: total,
@@ -209,7 +219,7 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
         `${retries ? `, ${retries} requests retried` : ''}. Report: ${reportPath}\n`,
     );
     if (isAccounts) {
-      const summary = await summarizeReport(reportPath);
+      const summary = await summarizeReport(reportPath, file);
       io.out(formatSummary(summary));
       if (values.summary) {
         writeSummary(values.summary, summary);

@@ -2,10 +2,18 @@
  * The summary of an account push's report: lines per status, and its errors grouped by code and
  * `attr`, each with its count, a sample of its detail (the first line's) and the first few accounts
  * (external number and line) that have it. Read from the report itself once the run is complete, so it covers the whole book, resumed
- * lines included. Printed after the run, and written as JSON with --summary FILE.
+ * lines included; and the catalogue's refusals by tariff code (push-catalogue-summary.ts). Printed
+ * after the run, and written as JSON with --summary FILE.
  */
 import { writeFileSync } from 'node:fs';
 import { asKeyPart, asObject } from './push-account-lines.ts';
+import {
+  type CatalogueRefusal,
+  catalogueRefusalOf,
+  formatTariffGroups,
+  groupByTariff,
+  type TariffGroup,
+} from './push-catalogue-summary.ts';
 import { ndjsonRecords } from './push-report.ts';
 
 /** Accounts named per group. */
@@ -31,11 +39,15 @@ export interface ReportSummary {
   statuses: Record<string, number>;
   /** Most frequent first. */
   errors: ErrorGroup[];
+  /** The catalogue's refusals by tariff code, most accounts first (push-catalogue-summary.ts). */
+  catalogue: Record<string, TariffGroup>;
 }
 
-export async function summarizeReport(reportPath: string): Promise<ReportSummary> {
+/** `bookPath`: the pushed book, read again for the tariffs of the catalogue's refusals. */
+export async function summarizeReport(reportPath: string, bookPath: string): Promise<ReportSummary> {
   const statuses: Record<string, number> = {};
   const groups = new Map<string, ErrorGroup>();
+  const refusals = new Map<number, CatalogueRefusal>();
   let lines = 0;
   for await (const { value } of ndjsonRecords(reportPath)) {
     if (!value || typeof value.status !== 'string') continue;
@@ -45,7 +57,10 @@ export async function summarizeReport(reportPath: string): Promise<ReportSummary
       external_account_number: asKeyPart(value.external_account_number),
       line: typeof value.line === 'number' ? value.line : null,
     };
-    for (const e of Array.isArray(value.errors) ? value.errors : []) {
+    const errors: unknown[] = Array.isArray(value.errors) ? value.errors : [];
+    const refusal = catalogueRefusalOf(example.line, example.external_account_number, errors);
+    if (refusal) refusals.set(refusal.line, refusal);
+    for (const e of errors) {
       const code = String(asObject(e)?.code ?? 'unknown');
       const attr = asKeyPart(asObject(e)?.attr);
       const detail = asObject(e)?.detail;
@@ -67,7 +82,7 @@ export async function summarizeReport(reportPath: string): Promise<ReportSummary
   const errors = [...groups.values()].sort(
     (a, b) => b.count - a.count || a.code.localeCompare(b.code) || (a.attr ?? '').localeCompare(b.attr ?? ''),
   );
-  return { report: reportPath, lines, statuses, errors };
+  return { report: reportPath, lines, statuses, errors, catalogue: await groupByTariff(bookPath, refusals) };
 }
 
 const describeExample = (e: SummaryExample) =>
@@ -76,6 +91,10 @@ const describeExample = (e: SummaryExample) =>
 /** The summary's errors as lines for the terminal; empty when the report has none. */
 export function formatSummary(summary: ReportSummary): string {
   if (summary.errors.length === 0) return '';
+  return formatErrorGroups(summary) + formatTariffGroups(summary.catalogue);
+}
+
+function formatErrorGroups(summary: ReportSummary): string {
   const width = String(summary.errors[0].count).length;
   const lines = summary.errors.map(
     (g) =>
