@@ -147,6 +147,7 @@ describe('a client generated from /openapi.json', () => {
       'validate bulk 200 200',
       'wave 1 client-wave differences missing 1 missing',
       'events EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED PROCESSED true',
+      'products null 0 null',
     ]);
   });
 
@@ -219,6 +220,7 @@ describe('a client generated from /openapi.json', () => {
       'outbox 200 held 0 in 0 waves',
       'wave 0 true',
       'webhook true true false 202 1 http://127.0.0.1:9/hooks 204',
+      'catalogue true 1 0 2 tpr_not_found null',
     ]);
   });
 

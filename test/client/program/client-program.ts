@@ -189,5 +189,10 @@ export async function runClientProgram(input: ProgramInput): Promise<ProgramResu
   steps.push(
     `events ${processed?.type} ${processed?.data.status} ${feed.data.next_cursor === processed?.id}`,
   );
+
+  // The product catalogue as suppliers read it (none loaded here: version null, tariffs form-checked).
+  const catalogue = await ferry.GET('/v2/data-import/products/', { params: { query: { limit: '10' } } });
+  if (catalogue.error) throw new Error(`products: ${JSON.stringify(catalogue.error)}`);
+  steps.push(`products ${catalogue.data.version} ${catalogue.data.products.length} ${catalogue.data.next_after}`);
   return { accountNumber, steps };
 }

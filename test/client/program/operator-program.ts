@@ -1,7 +1,7 @@
 /**
  * An operator's program written against the client generated from Ferry's /openapi.json: it
  * calls every admin operation (suppliers, API keys, processes one at a time and by filter,
- * exports, progress, waves, webhook endpoints). Like client-program.ts it is type-checked with `tsc --strict` beside
+ * exports, progress, waves, webhook endpoints, the catalogue and code lists). Like client-program.ts it is type-checked with `tsc --strict` beside
  * freshly generated types and run against the service; it uses only those types and openapi-fetch.
  */
 import createClient from 'openapi-fetch';
@@ -127,6 +127,40 @@ export async function runOperatorProgram(input: OperatorInput): Promise<string[]
   steps.push(
     `webhook ${hook.data.secret.length > 0} ${hooks.data?.some((h) => h.id === hook.data?.id)} ` +
       `${paused.data?.enabled} ${tested.response.status} ${deliveries.data?.length} ${shown.data?.url} ${removed.response.status}`,
+  );
+
+  // The product catalogue and a code list: what an upload would change (dry runs store nothing,
+  // so the other programs' accounts keep today's form checks), and what is loaded.
+  const product = `${JSON.stringify({
+    code: 'OPS-VAR',
+    fuel: 'ELECTRICITY',
+    is_variable: true,
+    is_prepay: false,
+    available_from: '2015-01-01',
+    tariffs: [{ code: 'E-OPS-VAR-C', region: 'C', payment_method: 'DIRECT_DEBIT', registers: 1, rate_bands: ['STANDARD'] }],
+  })}\n`;
+  const catalogue = await ferry.PUT('/admin/v1/products/', {
+    params: { query: { dry_run: true } },
+    body: product,
+    bodySerializer: () => product,
+    headers: { 'content-type': 'application/x-ndjson' },
+  });
+  const products = await ferry.GET('/admin/v1/products/');
+  const tprs = 'TPR00001\nTPR00002\n';
+  const list = await ferry.PUT('/admin/v1/code-lists/{name}/', {
+    params: { path: { name: 'tpr' }, query: { dry_run: true } },
+    body: tprs,
+    bodySerializer: () => tprs,
+    headers: { 'content-type': 'text/plain' },
+  });
+  const lists = await ferry.GET('/admin/v1/code-lists/');
+  if (!catalogue.data || !products.data || !list.data || !lists.data) {
+    return fail('catalogue', catalogue.error ?? products.error ?? list.error ?? lists.error);
+  }
+  const tpr = lists.data.find((l) => l.name === 'tpr');
+  steps.push(
+    `catalogue ${catalogue.data.dry_run} ${catalogue.data.diff.added} ${products.data.products.length} ` +
+      `${list.data.diff.added} ${tpr?.code} ${tpr?.version}`,
   );
   return steps;
 }
