@@ -193,6 +193,8 @@ export async function runClientProgram(input: ProgramInput): Promise<ProgramResu
   // The product catalogue as suppliers read it (none loaded here: version null, tariffs form-checked).
   const catalogue = await ferry.GET('/v2/data-import/products/', { params: { query: { limit: '10' } } });
   if (catalogue.error) throw new Error(`products: ${JSON.stringify(catalogue.error)}`);
-  steps.push(`products ${catalogue.data.version} ${catalogue.data.products.length} ${catalogue.data.next_after}`);
+  steps.push(
+    `products ${catalogue.data.version} ${catalogue.data.products.length} ${catalogue.data.next_after}`,
+  );
   return { accountNumber, steps };
 }

@@ -137,7 +137,15 @@ export async function runOperatorProgram(input: OperatorInput): Promise<string[]
     is_variable: true,
     is_prepay: false,
     available_from: '2015-01-01',
-    tariffs: [{ code: 'E-OPS-VAR-C', region: 'C', payment_method: 'DIRECT_DEBIT', registers: 1, rate_bands: ['STANDARD'] }],
+    tariffs: [
+      {
+        code: 'E-OPS-VAR-C',
+        region: 'C',
+        payment_method: 'DIRECT_DEBIT',
+        registers: 1,
+        rate_bands: ['STANDARD'],
+      },
+    ],
   })}\n`;
   const catalogue = await ferry.PUT('/admin/v1/products/', {
     params: { query: { dry_run: true } },
