@@ -107,7 +107,12 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(required('Error'), ['code', 'detail']);
     assert.deepEqual(required('ValidationError'), ['code', 'detail', 'errors']);
     assert.deepEqual(required('ErrorItem'), ['attr', 'code', 'detail']);
-    assert.deepEqual(required('AccountAlreadyImported'), ['account_id', 'code', 'detail', 'non_field_errors']);
+    assert.deepEqual(required('AccountAlreadyImported'), [
+      'account_id',
+      'code',
+      'detail',
+      'non_field_errors',
+    ]);
     assert.deepEqual(required('TransactionImportError'), [
       'code',
       'error_detail',
