@@ -2,9 +2,12 @@
 // each with its baseline from the same run; `-- --scaling [--processes 1,2,4,8] [--webhooks] [--accounts N] [--generators N]` runs the
 // series of N API and N worker processes instead (bench/scaling.ts); `-- --webhook-cost` measures
 // the machine's CPU per webhook delivery (bench/webhook-cost.ts); `-- --map [--accounts N]` maps a
-// generated legacy export of N accounts (bench/map.ts). See docs/performance.md.
+// generated legacy export of N accounts (bench/map.ts); `--catalogue N` runs the validate step
+// again once a catalogue of N products × 14 regions × 3 payment methods is loaded (bench/catalogue.ts).
+// See docs/performance.md.
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
+import { loadBenchCatalogue } from './catalogue.ts';
 import { benchEndToEnd } from './end-to-end.ts';
 import { benchEndToEndBulk } from './end-to-end-bulk.ts';
 import {
@@ -42,8 +45,12 @@ const { values: args } = parseArgs({
     generators: { type: 'string' },
     'webhook-cost': { type: 'boolean', default: false },
     only: { type: 'string' },
+    catalogue: { type: 'string' },
   },
 });
+const catalogueProducts = args.catalogue === undefined ? null : Number(args.catalogue);
+if (catalogueProducts !== null && !(Number.isInteger(catalogueProducts) && catalogueProducts >= 2))
+  throw new Error('--catalogue N: a whole number of products, 2 or more');
 if (args.scaling && args.db !== 'postgres') throw new Error('--scaling needs a PostgreSQL server');
 if (args.db !== 'postgres' && args.db !== 'pglite') throw new Error('--db must be postgres or pglite');
 const dbKind: 'postgres' | 'pglite' = args.db;
@@ -176,6 +183,22 @@ async function runSix(): Promise<void> {
     if (r) results.push('result' in r ? r.result : r);
   };
   record(await wanted('validate', TARGETS.validate, () => benchValidate(f, b.base, scale)));
+  // `--catalogue N`: the same load again with a catalogue loaded; a catalogue stays for the steps after.
+  if (catalogueProducts !== null)
+    record(
+      await wanted('validate', TARGETS.validate, async () => {
+        const loaded = await loadBenchCatalogue(f, catalogueProducts);
+        log(
+          `catalogue: ${catalogueProducts} products, ${loaded.tariffs} tariffs uploaded in ${loaded.upload_s} s`,
+        );
+        const r = await benchValidate(f, b.base, scale);
+        return {
+          ...r,
+          name: 'validate-catalogue',
+          detail: { ...r.detail, catalogue_products: catalogueProducts, ...loaded },
+        };
+      }),
+    );
   const e2e = await wanted('end-to-end', TARGETS['end-to-end'], () =>
     benchEndToEnd(f, db, bdb?.url, scale, STEP_DEADLINE_MS),
   );
