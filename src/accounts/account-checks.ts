@@ -57,6 +57,14 @@ export interface ScheduleTaskParams {
   scheduleWindowEnd: string | null;
   /** The wave of the supplier's migration; null: none. */
   wave: string | null;
+  /** The mapping profile that built the payload from flat files; null: none given. */
+  mappingProfile: MappingProfileRef | null;
+}
+
+/** A mapping profile's name and version (task_params.mapping_profile): a process's provenance. */
+export interface MappingProfileRef {
+  name: string;
+  version: number;
 }
 
 type Result<T> = { ok: true; value: T } | { ok: false; errors: ErrorItem[] };
@@ -166,7 +174,13 @@ export function parseTaskParams(input: unknown, now: Date): Result<ScheduleTaskP
   if (input === undefined)
     return {
       ok: true,
-      value: { isDryRun: false, scheduleWindowStart: null, scheduleWindowEnd: null, wave: null },
+      value: {
+        isDryRun: false,
+        scheduleWindowStart: null,
+        scheduleWindowEnd: null,
+        wave: null,
+        mappingProfile: null,
+      },
     };
   const structure = checkTaskParamsStructure(input, 'task_params');
   if (structure.errors.length > 0) return { ok: false, errors: structure.errors };
@@ -192,11 +206,19 @@ export function parseTaskParams(input: unknown, now: Date): Result<ScheduleTaskP
   if (wave !== null && !WAVE_NAME.test(wave)) {
     errors.push(item('task_params.wave', 'invalid_wave', WAVE_NAME_DETAIL));
   }
+  const mappingProfile = params.mapping_profile ?? null;
+  // A profile is named as a wave is (the profile check in flat-files holds names to the same rule).
+  if (mappingProfile !== null && !WAVE_NAME.test(mappingProfile.name)) {
+    const detail =
+      'A mapping profile is named by 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit.';
+    errors.push(item('task_params.mapping_profile.name', 'invalid_mapping_profile_name', detail));
+  }
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
     value: {
       wave,
+      mappingProfile: mappingProfile && { name: mappingProfile.name, version: mappingProfile.version },
       isDryRun: params.is_dry_run ?? false,
       scheduleWindowStart: start === null ? null : new Date(start).toISOString(),
       scheduleWindowEnd: end === null ? null : new Date(end).toISOString(),

@@ -131,6 +131,7 @@ ${list.next_cursor ? html`<p><a href="${processesPath(code, { status, error_code
 <div><dt>Account</dt><dd>${d.account_number ?? '—'}</dd></div>
 <div><dt>Attempts</dt><dd>${String(d.attempts)}</dd></div>
 <div><dt>Dry run</dt><dd>${d.is_dry_run ? 'yes' : 'no'}</dd></div>
+<div><dt>Mapping profile</dt><dd data-field="mapping-profile">${d.mapping_profile ? `${d.mapping_profile.name} version ${d.mapping_profile.version}` : '—'}</dd></div>
 </dl>
 ${actions.length ? html`<p class="actions">${actions}</p>` : null}
 <section aria-labelledby="timeline"><h2 id="timeline">Event timeline</h2>

@@ -17,7 +17,9 @@ import { checkWaveName, WaveName } from '../account-import/waves/wave.schemas.ts
 import { approveWave, OPERATOR } from '../account-import/waves/wave-approval.ts';
 import {
   heldWelcomeEmails,
+  type WaveMappingProfile,
   waveExists,
+  waveMappingProfiles,
   waveProcessCounts,
   waveStatus,
 } from '../account-import/waves/wave-list.queries.ts';
@@ -87,6 +89,17 @@ function progressSection(code: string, counts: Record<string, number>) {
   )}</dl></section>`;
 }
 
+/** Which mapping profile versions built the wave's processes (provenance), with their counts. */
+function profilesSection(profiles: WaveMappingProfile[]) {
+  if (profiles.every((p) => p.name === null)) return null;
+  return html`<section aria-labelledby="profiles"><h2 id="profiles">Mapping profiles</h2>
+<table><thead><tr><th scope="col">Profile</th><th scope="col" class="num">Version</th><th scope="col" class="num">Processes</th></tr></thead>
+<tbody>${profiles.map(
+    (p) =>
+      html`<tr data-profile="${p.name === null ? '' : `${p.name}@${p.version}`}"><th scope="row">${p.name ?? 'none (not sent with a profile)'}</th><td class="num">${p.version ?? '—'}</td><td class="num" data-count="processes">${p.processes}</td></tr>`,
+  )}</tbody></table></section>`;
+}
+
 function recordSection(record: WaveRecord | null, held: number) {
   const approval = record?.approval as { forced?: boolean } | null | undefined;
   return html`<section aria-labelledby="record"><h2 id="record">Approval and rollback</h2>
@@ -147,11 +160,12 @@ export const wavePages: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db
       const { code, wave } = request.params;
       await knownWave(db, code, wave);
       const filter = filterOf(request.query);
-      const [counts, reconciliation, record, held] = await Promise.all([
+      const [counts, reconciliation, record, held, profiles] = await Promise.all([
         waveProcessCounts(db, code, wave),
         reconcileWave(db, code, wave),
         waveRecord(db, code, wave),
         heldWelcomeEmails(db, code, wave),
+        waveMappingProfiles(db, code, wave),
       ]);
       const differences: AccountDifference[] = [];
       for await (const d of waveDifferences(db, code, wave, { ...filter, pageSize: DIFFERENCES_SHOWN })) {
@@ -162,6 +176,7 @@ export const wavePages: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db
       const main = html`<p><a href="${supplierPath(code)}">← Supplier ${code}</a></p>
 <div class="status">Status: <strong data-field="wave-status">${waveStatus(record, counts, reconciliation)}</strong></div>
 ${progressSection(code, counts)}
+${profilesSection(profiles)}
 ${reconciliationSection({ code, path: wavePath(code, wave), filter }, reconciliation, record, differences)}
 ${recordSection(record, held)}
 ${record?.approved_at ? null : actionsSection(ctx, code, wave, reconciliation.clean)}`;

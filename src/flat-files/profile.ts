@@ -264,8 +264,13 @@ export function parseProfile(text: string, dir: string): Profile {
   if (typeof raw.profile !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(raw.profile)) {
     problems.push('profile: a name of 1 to 64 of A-Z a-z 0-9 . _ - is required');
   }
-  if (!Number.isInteger(raw.version) || (raw.version as number) < 1)
-    problems.push('version: a whole number from 1 is required');
+  // The service records the version a process was built with as a 32-bit integer.
+  if (
+    !Number.isInteger(raw.version) ||
+    (raw.version as number) < 1 ||
+    (raw.version as number) > 2_147_483_647
+  )
+    problems.push('version: a whole number from 1 to 2147483647 is required');
   const format = isObj(raw.format)
     ? readFormat(raw.format, 'format', FORMAT_DEFAULTS, problems)
     : FORMAT_DEFAULTS;

@@ -145,7 +145,7 @@ describe('operator process lists, exports, bulk actions and progress', () => {
     const lines = res.body.split('\r\n');
     assert.equal(
       lines[0],
-      'import_supplier,external_account_number,status,is_dry_run,attempts,error_code,error_detail,service_account_number,created_at,modified_at',
+      'import_supplier,external_account_number,status,is_dry_run,attempts,error_code,error_detail,service_account_number,created_at,modified_at,mapping_profile,mapping_profile_version',
     );
     assert.equal(lines.length, 300 + 2); // header, rows, the empty string after the last CRLF
     assert.match(

@@ -1,13 +1,16 @@
 /** A process in full for the operator (the admin API and the dashboard): its record and every event. */
+import type { MappingProfileRef } from '../../accounts/account-checks.ts';
 import { type Db, sql } from '../../infra/db/db.ts';
 import type { ImportProcessStatus } from '../../vocabulary/import-process-states.ts';
 import type { LatestError, LatestEvent } from '../process-transitions.queries.ts';
+import { mappingProfileColumn } from './process-lists.queries.ts';
 
 const selectDetail = sql(
   'selectImportProcessDetail',
   `SELECT p.id, p.import_supplier, p.external_account_number, p.status, p.payload, p.is_dry_run,
           p.schedule_window_start, p.schedule_window_end, p.attempts, p.latest_error, p.latest_event,
-          p.created_at, p.modified_at, a.number AS account_number, a.created_at AS account_created_at
+          p.created_at, p.modified_at, a.number AS account_number, a.created_at AS account_created_at,
+          ${mappingProfileColumn}
      FROM import_processes p LEFT JOIN accounts a ON a.id = p.account_id
     WHERE p.import_supplier = $1 AND p.external_account_number = $2`,
 );
@@ -33,6 +36,7 @@ export interface ImportProcessDetailRow {
   modified_at: Date;
   account_number: string | null;
   account_created_at: Date | null;
+  mapping_profile: MappingProfileRef | null;
 }
 
 export async function findImportProcessDetail(db: Db, supplier: string, external: string) {

@@ -22,6 +22,8 @@ export const CSV_COLUMNS = [
   'service_account_number',
   'created_at',
   'modified_at',
+  'mapping_profile',
+  'mapping_profile_version',
 ] as const;
 
 /**
@@ -40,6 +42,8 @@ function csvLine(p: ProcessListItem): string {
     ...p,
     error_code: p.latest_error?.code,
     error_detail: p.latest_error?.detail,
+    mapping_profile: p.mapping_profile?.name,
+    mapping_profile_version: p.mapping_profile?.version,
   };
   return `${CSV_COLUMNS.map((c) => csvCell(row[c])).join(',')}\r\n`;
 }

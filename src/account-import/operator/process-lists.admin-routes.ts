@@ -63,6 +63,24 @@ const ProgressQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** A process's provenance: the mapping profile that built its payload (task_params.mapping_profile). */
+export const MappingProfileRef = Type.Union(
+  [
+    Type.Object(
+      {
+        name: Type.String({ description: "The profile's name (its `profile:` key)." }),
+        version: Type.Integer({ description: "The profile's version (its `version:` key)." }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  {
+    description:
+      'The mapping profile that built the payload from flat files (ferry push accounts --profile); null when the account was sent without one.',
+  },
+);
+
 const ProcessListItem = AdminObject(
   {
     import_supplier: Type.String(),
@@ -77,6 +95,7 @@ const ProcessListItem = AdminObject(
     service_account_number: Type.Union([Type.String(), Type.Null()]),
     created_at: Type.String({ format: 'date-time' }),
     modified_at: Type.String({ format: 'date-time' }),
+    mapping_profile: MappingProfileRef,
   },
   'An import process in a list (its payload and events are in the process detail).',
 );
@@ -183,7 +202,8 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
         querystring: ExportQuery,
         response: {
           200: {
-            description: 'CSV with a header line, or NDJSON: one process (as in the list) a line.',
+            description:
+              'CSV with a header line (the mapping profile as two columns, mapping_profile and mapping_profile_version, empty when none), or NDJSON: one process (as in the list) a line.',
             content: {
               'text/csv': { schema: Type.String() },
               'application/x-ndjson': { schema: Type.String() },

@@ -1,14 +1,19 @@
 /** The operator's process lists and exports: keyset pages of the processes a filter matches. */
+import type { MappingProfileRef } from '../../accounts/account-checks.ts';
 import type { Queryable } from '../../infra/db/db.ts';
 import type { ImportProcessStatus } from '../../vocabulary/import-process-states.ts';
 import { wireDatetime } from '../../vocabulary/wire-datetime.ts';
 import { filteredQueries, type ProcessFilter } from './process-filter.queries.ts';
 
+/** A process's provenance as one value: {name, version} of its mapping profile, or null. */
+export const mappingProfileColumn = `CASE WHEN p.mapping_profile IS NULL THEN NULL
+            ELSE jsonb_build_object('name', p.mapping_profile, 'version', p.mapping_profile_version) END AS mapping_profile`;
+
 const listPage = filteredQueries(
   'listImportProcessesByFilter',
   (where, n) =>
     `SELECT p.id, p.import_supplier, p.external_account_number, p.status, p.is_dry_run, p.attempts,
-            p.latest_error, a.number AS account_number, p.created_at, p.modified_at
+            p.latest_error, a.number AS account_number, p.created_at, p.modified_at, ${mappingProfileColumn}
        FROM import_processes p LEFT JOIN accounts a ON a.id = p.account_id
       WHERE ${where} p.id > $${n}
       ORDER BY p.id
@@ -26,6 +31,8 @@ export interface ProcessListItem {
   service_account_number: string | null;
   created_at: string;
   modified_at: string;
+  /** The mapping profile that built the payload (task_params.mapping_profile); null: none. */
+  mapping_profile: MappingProfileRef | null;
 }
 
 type ListRow = Omit<ProcessListItem, 'service_account_number' | 'created_at' | 'modified_at'> & {
@@ -45,6 +52,7 @@ const toItem = (r: ListRow): ProcessListItem => ({
   service_account_number: r.account_number,
   created_at: wireDatetime(r.created_at) as string,
   modified_at: wireDatetime(r.modified_at) as string,
+  mapping_profile: r.mapping_profile,
 });
 
 /**

@@ -12,6 +12,7 @@ import {
   retryImportProcess,
 } from './process-actions.queries.ts';
 import { findImportProcessDetail } from './process-detail.queries.ts';
+import { MappingProfileRef } from './process-lists.admin-routes.ts';
 
 const Params = Type.Object({ supplier: Type.String(), external: Type.String() });
 
@@ -22,6 +23,7 @@ const ProcessDetail = AdminObject(
     status: Type.String(),
     payload: Type.Object({}, { additionalProperties: true, description: 'The account data as stored.' }),
     service_account_number: Type.Union([Type.String(), Type.Null()]),
+    mapping_profile: MappingProfileRef,
     events: Type.Array(
       AdminObject({ event: Type.String(), occurred_at: Type.String({ format: 'date-time' }) }),
     ),

@@ -2,6 +2,8 @@
  * Scheduling import processes: new ones staged in one statement however many, existing ones
  * re-scheduled (or refused) by the state table, under row locks taken in id order.
  */
+
+import type { MappingProfileRef } from '../../accounts/account-checks.ts';
 import { type UniqueIdentifier, uniqueIdentifiersOf } from '../../accounts/payload/unique-identifiers.ts';
 import type { ErrorItem } from '../../errors/error-items.ts';
 import { batcher } from '../../infra/batcher.ts';
@@ -31,7 +33,15 @@ export interface ScheduleInput {
   explicitWindow: boolean;
   /** The wave it is scheduled in; absent or null: none. */
   wave?: string | null;
+  /** The mapping profile that built the payload (provenance); absent or null: none. */
+  mappingProfile?: MappingProfileRef | null;
 }
+
+/** The provenance columns of an input, as the statements below read them from JSON. */
+const profileColumns = (input: ScheduleInput) => ({
+  mapping_profile: input.mappingProfile?.name ?? null,
+  mapping_profile_version: input.mappingProfile?.version ?? null,
+});
 
 /** An input with what may be on no other account: checked for every schedule, reserved unless a dry run. */
 type Candidate = ScheduleInput & { identifiers: UniqueIdentifier[] };
@@ -58,13 +68,14 @@ const insertProcesses = sql(
   `WITH staged AS (
      SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
        import_supplier text, external_account_number text, payload jsonb, is_dry_run boolean,
-       schedule_window_start timestamptz, schedule_window_end timestamptz, requested_at timestamptz, wave text)
+       schedule_window_start timestamptz, schedule_window_end timestamptz, requested_at timestamptz, wave text,
+       mapping_profile text, mapping_profile_version int)
    ), created AS (
      INSERT INTO import_processes
             (import_supplier, external_account_number, payload, is_dry_run,
-             schedule_window_start, schedule_window_end, wave, ${start.columns})
+             schedule_window_start, schedule_window_end, wave, mapping_profile, mapping_profile_version, ${start.columns})
      SELECT import_supplier, external_account_number, payload, is_dry_run,
-            schedule_window_start, schedule_window_end, wave, ${start.values}
+            schedule_window_start, schedule_window_end, wave, mapping_profile, mapping_profile_version, ${start.values}
        FROM staged
      ON CONFLICT (import_supplier, external_account_number) DO NOTHING
      RETURNING id, import_supplier, external_account_number, latest_event
@@ -110,6 +121,7 @@ async function insertNewProcesses(db: Queryable, items: NewProcess[]): Promise<b
     schedule_window_end: i.scheduleWindowEnd.toISOString(),
     requested_at: i.requestedAt,
     wave: i.wave ?? null,
+    ...profileColumns(i),
   }));
   const reservations = [...offered.values()].flatMap((i) =>
     reservedBy(i).map(({ kind, key, attr }) => ({
@@ -181,13 +193,16 @@ export function processStager(db: Db): InsertNewProcesses {
 const lockProcesses = sql(
   'lockImportProcessesForSchedule',
   `SELECT k.i, p.id, p.status, p.payload = k.payload AS same_payload, p.is_dry_run, a.number AS account_number,
-          p.wave IS NOT DISTINCT FROM k.wave AS same_wave,
+          p.wave IS NOT DISTINCT FROM k.wave
+            AND p.mapping_profile IS NOT DISTINCT FROM k.mapping_profile
+            AND p.mapping_profile_version IS NOT DISTINCT FROM k.mapping_profile_version AS same_wave,
           CASE WHEN k.explicit_window
                THEN p.schedule_window_start = k.schedule_window_start AND p.schedule_window_end = k.schedule_window_end
                ELSE p.schedule_window_start <= now() AND p.schedule_window_end > now() END AS same_window
      FROM jsonb_to_recordset($1::jsonb) AS k(
             i int, import_supplier text, external_account_number text, payload jsonb, explicit_window boolean,
-            schedule_window_start timestamptz, schedule_window_end timestamptz, wave text)
+            schedule_window_start timestamptz, schedule_window_end timestamptz, wave text,
+            mapping_profile text, mapping_profile_version int)
      JOIN import_processes p
        ON p.import_supplier = k.import_supplier AND p.external_account_number = k.external_account_number
      LEFT JOIN accounts a ON a.id = p.account_id
@@ -198,10 +213,12 @@ const replacePayloads = sql(
   'replaceImportProcessPayloads',
   `UPDATE import_processes p
       SET payload = k.payload, is_dry_run = k.is_dry_run, schedule_window_start = k.schedule_window_start,
-          schedule_window_end = k.schedule_window_end, wave = k.wave, attempts = 0
+          schedule_window_end = k.schedule_window_end, wave = k.wave, mapping_profile = k.mapping_profile,
+          mapping_profile_version = k.mapping_profile_version, attempts = 0
      FROM jsonb_to_recordset($1::jsonb) AS k(
             id bigint, payload jsonb, is_dry_run boolean,
-            schedule_window_start timestamptz, schedule_window_end timestamptz, wave text)
+            schedule_window_start timestamptz, schedule_window_end timestamptz, wave text,
+            mapping_profile text, mapping_profile_version int)
     WHERE p.id = k.id`,
 );
 
@@ -211,6 +228,7 @@ interface LockedProcess {
   status: ImportProcessStatus;
   same_payload: boolean;
   same_window: boolean;
+  /** The same wave and the same mapping profile: the task parameters that name the process's origin. */
   same_wave: boolean;
   is_dry_run: boolean;
   account_number: string | null;
@@ -231,6 +249,7 @@ async function rescheduleExisting(db: Db, inputs: Candidate[]): Promise<Schedule
     schedule_window_start: input.scheduleWindowStart.toISOString(),
     schedule_window_end: input.scheduleWindowEnd.toISOString(),
     wave: input.wave ?? null,
+    ...profileColumns(input),
   }));
   return db.transaction(async (tx) => {
     const locked = (await tx.query<LockedProcess>(lockProcesses, [JSON.stringify(keys)])).rows;
@@ -252,6 +271,7 @@ async function rescheduleExisting(db: Db, inputs: Candidate[]): Promise<Schedule
             schedule_window_start: input.scheduleWindowStart.toISOString(),
             schedule_window_end: input.scheduleWindowEnd.toISOString(),
             wave: input.wave ?? null,
+            ...profileColumns(input),
           })),
         ),
       ]);

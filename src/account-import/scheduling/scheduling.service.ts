@@ -74,6 +74,7 @@ async function scheduleInputOf(
     scheduleWindowStart: start,
     scheduleWindowEnd: end,
     wave: parsed.taskParams.wave,
+    mappingProfile: parsed.taskParams.mappingProfile,
     explicitWindow:
       parsed.taskParams.scheduleWindowStart !== null || parsed.taskParams.scheduleWindowEnd !== null,
   };

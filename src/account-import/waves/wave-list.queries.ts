@@ -41,6 +41,32 @@ const selectHeldWelcomeEmails = sql(
     WHERE p.import_supplier = $1 AND p.wave = $2 AND o.held_for_wave IS NOT NULL`,
 );
 
+const selectWaveMappingProfiles = sql(
+  'selectWaveMappingProfiles',
+  `SELECT mapping_profile AS name, mapping_profile_version AS version, count(*)::int AS processes
+     FROM import_processes
+    WHERE import_supplier = $1 AND wave = $2
+    GROUP BY mapping_profile, mapping_profile_version
+    ORDER BY mapping_profile NULLS LAST, mapping_profile_version`,
+);
+
+/** How many of a wave's processes one mapping profile version built (name and version null: none). */
+export interface WaveMappingProfile {
+  name: string | null;
+  version: number | null;
+  processes: number;
+}
+
+/** The mapping profiles (name and version) that built the wave's processes, with their counts. */
+export async function waveMappingProfiles(
+  q: Queryable,
+  supplier: string,
+  wave: string,
+): Promise<WaveMappingProfile[]> {
+  const { rows } = await q.query<WaveMappingProfile>(selectWaveMappingProfiles, [supplier, wave]);
+  return rows.map((r) => ({ ...r, processes: Number(r.processes) }));
+}
+
 export interface WaveSummary {
   wave: string;
   /** The last act on the wave, else `open` (see lastAct). */

@@ -214,6 +214,24 @@ export const TaskParamsSchema = S.Obj(
         }),
       ),
     ),
+    mapping_profile: S.Opt(
+      S.Nullable(
+        S.Obj(
+          {
+            name: S.NonBlankText({
+              maxLength: 64,
+              description:
+                "The profile's name: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit (invalid_mapping_profile_name).",
+            }),
+            version: S.Int({ minimum: 1, description: "The profile's version, a whole number from 1." }),
+          },
+          {
+            description:
+              'Provenance: the mapping profile that built the payload from flat files (ferry push accounts --profile sends it). Stored on the process and shown in its detail, the exports and the wave page; a re-schedule replaces it (none when absent).',
+          },
+        ),
+      ),
+    ),
   },
   { description: 'How and when to run the scheduled creation.' },
 );

@@ -98,14 +98,21 @@ export function reportKey(line: Record<string, unknown>): string {
 /** The code of a line that repeats an external account number of an earlier line (--validate-only). */
 export const REPEATED_IN_FILE = 'external_account_number_repeated_in_file';
 
+/** Task parameters the push adds to every account it schedules: --wave, and --profile's provenance. */
+export interface PushTaskParams {
+  wave?: string;
+  mapping_profile?: { name: string; version: number };
+}
+
 /**
  * The request body of a line: as written, or wrapped with task_params: is_dry_run for --dry-run,
- * wave for --wave (a line's own task_params kept otherwise). Validate takes no task parameters.
+ * wave for --wave, mapping_profile for --profile (a line's own task_params kept otherwise).
+ * Validate takes no task parameters.
  */
-export function requestBodyText(e: Entry, mode: AccountPushMode, wave: string | null = null): string {
+export function requestBodyText(e: Entry, mode: AccountPushMode, params: PushTaskParams = {}): string {
   const added = {
     ...(mode === 'dry-run' ? { is_dry_run: true } : {}),
-    ...(wave !== null && mode !== 'validate' ? { wave } : {}),
+    ...(mode !== 'validate' ? params : {}),
   };
   if (Object.keys(added).length === 0) return e.text;
   const outer = asObject(e.value);

@@ -15,6 +15,7 @@ import {
   type Entry,
   type Outstanding,
   outstandingOf,
+  type PushTaskParams,
   repeatKey,
   requestBodyText,
   toEntry,
@@ -59,8 +60,8 @@ export interface AccountPushOptions {
   /** Follow outcomes through the event feed where the service offers it (probed first); else poll. */
   followFeed?: boolean;
   /** --retry-rejected: send again the lines reported REJECTED or ERRORED. */
-  /** --wave: the wave every scheduled account goes in (task_params.wave). */
-  wave?: string;
+  /** --wave and --profile: the wave and mapping profile of every scheduled account (task_params). */
+  taskParams?: PushTaskParams;
   retryRejected?: boolean;
   /** --no-wait: a paused supplier stops the run (exit 2) instead of being waited for. */
   noWait?: boolean;
@@ -280,7 +281,7 @@ export class AccountPush {
 
   async #sendOne(e: Entry): Promise<void> {
     const { client } = this.options.session;
-    const text = requestBodyText(e, this.options.mode, this.options.wave ?? null);
+    const text = requestBodyText(e, this.options.mode, this.options.taskParams);
     // The line's own text is sent, so numbers reach the service exactly as written.
     const init = { body: e.value as never, bodySerializer: () => text };
     for (;;) {
@@ -297,7 +298,7 @@ export class AccountPush {
   async #sendBatch(entries: Entry[]): Promise<void> {
     let pending = entries;
     while (pending.length > 0) {
-      const body = `${pending.map((e) => requestBodyText(e, this.options.mode, this.options.wave ?? null)).join('\n')}\n`;
+      const body = `${pending.map((e) => requestBodyText(e, this.options.mode, this.options.taskParams)).join('\n')}\n`;
       const answer = await this.options.session.request(
         this.options.session.raw(this.options.mode === 'validate' ? VALIDATE_BULK_PATH : BULK_PATH, {
           method: 'POST',
