@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { formatTariffGroups, tariffAt } from '../../src/cli/push/push-catalogue-summary.ts';
 import { push, readNdjson, serviceForPush } from '../helpers/push-run.ts';
 import { tokenFor } from '../helpers/test-app.ts';
 import { exampleProducts, regionCAccount, uploadCatalogue } from './catalogue-fixtures.ts';
@@ -20,6 +21,31 @@ const TARIFF_AT = 'supply_addresses.0.meter_points.0.agreements.0.tariff_code';
 
 /** Lines 125, 250, … 5,000 are on unknown tariffs: every fourth of them NOTREAL (10), the rest VAR (30). */
 const unknownTariffOf = (line: number) => (line % 125 !== 0 ? null : (line / 125) % 4 === 0 ? NOTREAL : VAR);
+
+describe('the tariff of a catalogue refusal', () => {
+  it("is the value at a tariff_code attr, or the agreement's tariff_code when the rule reports at the agreement", () => {
+    const account = regionCAccount(SUPPLIER, 1);
+    const agreement = 'supply_addresses.0.meter_points.1.agreements.0';
+    assert.equal(tariffAt(account, `${agreement}.tariff_code`), 'GAS-1234-J');
+    assert.equal(tariffAt(account, agreement), 'GAS-1234-J');
+    assert.equal(tariffAt(account, 'supply_addresses.0.meter_points.7.agreements.0'), null);
+    assert.equal(
+      tariffAt(account, 'ledgers.0.current_statement_transactions.0.line_items.0.rate_band'),
+      null,
+    );
+    assert.equal(
+      formatTariffGroups({
+        'GAS-1234-J': {
+          count: 3,
+          codes: { tariff_type_does_not_match_meter_type: 2, open_ended_agreement_for_end_dated_product: 1 },
+          external_account_numbers: ['EXT-1', 'EXT-2'],
+        },
+      }),
+      'Catalogue refusals by tariff code (accounts, why, first accounts):\n' +
+        '  GAS-1234-J: 3 accounts, payment method does not match the meter (2), open-ended agreement on an end-dated product (1) — EXT-1, EXT-2, …\n',
+    );
+  });
+});
 
 describe('the preflight against a catalogue: refusals by tariff code', () => {
   let service: Awaited<ReturnType<typeof serviceForPush>>;
