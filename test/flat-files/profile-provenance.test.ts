@@ -144,6 +144,32 @@ describe('provenance: each process records the mapping profile that built it', (
     assert.equal((await detail('100010')).mapping_profile, null);
   });
 
+  it('bulk lines take it as the create endpoint does: each line recorded or refused on its own', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const line = (external: string, mapping_profile: unknown) => {
+      const payload = { ...account, external_account_number: external };
+      delete payload.supply_addresses;
+      return JSON.stringify({ payload, task_params: { schedule_window_start: tomorrow, mapping_profile } });
+    };
+    const res = await service.t.app.inject({
+      method: 'POST',
+      url: '/v2/data-import/accounts/bulk/',
+      headers: { ...headers, 'content-type': 'application/x-ndjson' },
+      payload: [line('100020', { ...PROFILE, version: 4 }), line('100021', { name: 'p', version: -1 })].join(
+        '\n',
+      ),
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const [ok, refused] = res.json().results;
+    assert.equal(ok.status, 201, JSON.stringify(ok));
+    assert.equal(refused.status, 400);
+    assert.deepEqual(
+      refused.body.errors.map((e: { attr: string; code: string }) => [e.attr, e.code]),
+      [['task_params.mapping_profile.version', 'min_value']],
+    );
+    assert.deepEqual((await detail('100020')).mapping_profile, { ...PROFILE, version: 4 });
+  });
+
   it('refuses a wrong mapping_profile with 400, a stable code at its attr, and schedules nothing', async () => {
     const cases: [unknown, string, string][] = [
       [{ name: 'bad name', version: 1 }, 'task_params.mapping_profile.name', 'invalid_mapping_profile_name'],
