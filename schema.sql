@@ -84,6 +84,29 @@ CREATE TABLE billing_addresses (
   CONSTRAINT billing_addresses_pkey PRIMARY KEY (account_id)
 );
 
+CREATE TABLE catalogue_products (
+  version integer NOT NULL,
+  code text NOT NULL,
+  product jsonb NOT NULL,
+  CONSTRAINT catalogue_products_pkey PRIMARY KEY (version, code)
+);
+
+CREATE TABLE catalogue_tariffs (
+  version integer NOT NULL,
+  code text NOT NULL,
+  product_code text NOT NULL,
+  region text NOT NULL,
+  payment_method text NOT NULL,
+  CONSTRAINT catalogue_tariffs_pkey PRIMARY KEY (version, code)
+);
+
+CREATE TABLE code_list_values (
+  name text NOT NULL,
+  version integer NOT NULL,
+  value text NOT NULL,
+  CONSTRAINT code_list_values_pkey PRIMARY KEY (name, version, value)
+);
+
 CREATE TABLE credential_failures (
   address text NOT NULL,
   failed_at timestamp with time zone NOT NULL DEFAULT now()
@@ -94,6 +117,7 @@ CREATE TABLE dashboard_sessions (
   csrf_token text NOT NULL,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   expires_at timestamp with time zone NOT NULL,
+  operator_name text,
   CONSTRAINT dashboard_sessions_pkey PRIMARY KEY (id_hash)
 );
 
@@ -187,9 +211,12 @@ CREATE TABLE import_processes (
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   modified_at timestamp with time zone NOT NULL DEFAULT now(),
   wave text,
+  mapping_profile text,
+  mapping_profile_version integer,
   CONSTRAINT import_processes_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
   CONSTRAINT import_processes_import_supplier_external_account_number_key UNIQUE (import_supplier, external_account_number),
   CONSTRAINT import_processes_import_supplier_fkey FOREIGN KEY (import_supplier) REFERENCES import_suppliers(code),
+  CONSTRAINT import_processes_mapping_profile_whole CHECK (((mapping_profile IS NULL) = (mapping_profile_version IS NULL))),
   CONSTRAINT import_processes_pkey PRIMARY KEY (id),
   CONSTRAINT import_processes_status_check CHECK ((status = ANY (ARRAY['STAGED'::text, 'PENDING'::text, 'IN_PROGRESS'::text, 'PROCESSED'::text, 'CANCELLED'::text, 'DRY_RUN_SUCCEEDED'::text, 'ERRORED'::text, 'DRY_RUN_ERRORED'::text]))),
   CONSTRAINT import_processes_wave_check CHECK ((wave ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'::text))
@@ -319,6 +346,15 @@ CREATE TABLE readings (
   CONSTRAINT readings_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE reference_versions (
+  registry text NOT NULL,
+  version integer NOT NULL,
+  uploaded_by text NOT NULL,
+  uploaded_at timestamp with time zone NOT NULL DEFAULT now(),
+  counts jsonb NOT NULL,
+  CONSTRAINT reference_versions_pkey PRIMARY KEY (registry, version)
+);
+
 CREATE TABLE registers (
   id bigint NOT NULL DEFAULT nextval('registers_id_seq'::regclass),
   meter_id bigint NOT NULL,
@@ -404,6 +440,7 @@ CREATE TABLE wave_expectations (
   meter_points integer,
   transactions integer,
   transactions_total numeric,
+  transactions_net numeric,
   CONSTRAINT wave_expectations_import_supplier_wave_fkey FOREIGN KEY (import_supplier, wave) REFERENCES waves(import_supplier, wave) ON DELETE CASCADE,
   CONSTRAINT wave_expectations_pkey PRIMARY KEY (import_supplier, wave, external_account_number)
 );
@@ -493,8 +530,12 @@ CREATE UNIQUE INDEX accounts_pkey ON accounts USING btree (id);
 CREATE INDEX accounts_supplier_created_at ON accounts USING btree (import_supplier, created_at);
 CREATE INDEX agreements_meter_point ON agreements USING btree (meter_point_id);
 CREATE UNIQUE INDEX agreements_pkey ON agreements USING btree (id);
+CREATE INDEX agreements_tariff_code ON agreements USING btree (tariff_code);
 CREATE UNIQUE INDEX api_keys_pkey ON api_keys USING btree (id);
 CREATE UNIQUE INDEX billing_addresses_pkey ON billing_addresses USING btree (account_id);
+CREATE UNIQUE INDEX catalogue_products_pkey ON catalogue_products USING btree (version, code);
+CREATE UNIQUE INDEX catalogue_tariffs_pkey ON catalogue_tariffs USING btree (version, code);
+CREATE UNIQUE INDEX code_list_values_pkey ON code_list_values USING btree (name, version, value);
 CREATE INDEX credential_failures_address ON credential_failures USING btree (address, failed_at);
 CREATE INDEX credential_failures_failed_at ON credential_failures USING btree (failed_at);
 CREATE INDEX dashboard_sessions_expires_at ON dashboard_sessions USING btree (expires_at);
@@ -544,6 +585,7 @@ CREATE UNIQUE INDEX payment_schedules_pkey ON payment_schedules USING btree (id)
 CREATE UNIQUE INDEX rate_limit_buckets_pkey ON rate_limit_buckets USING btree (key);
 CREATE INDEX readings_meter ON readings USING btree (meter_id);
 CREATE UNIQUE INDEX readings_pkey ON readings USING btree (id);
+CREATE UNIQUE INDEX reference_versions_pkey ON reference_versions USING btree (registry, version);
 CREATE INDEX registers_meter ON registers USING btree (meter_id);
 CREATE UNIQUE INDEX registers_pkey ON registers USING btree (id);
 CREATE UNIQUE INDEX schedule_refusals_pkey ON schedule_refusals USING btree (import_supplier, code);

@@ -3347,6 +3347,13 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             }) | null;
+                            /** @description The mapping profile that built the payload from flat files (ferry push accounts --profile); null when the account was sent without one. */
+                            mapping_profile: {
+                                /** @description The profile's name (its `profile:` key). */
+                                name: string;
+                                /** @description The profile's version (its `version:` key). */
+                                version: number;
+                            } | null;
                             /** Format: date-time */
                             modified_at: string;
                             service_account_number: string | null;
@@ -3397,6 +3404,13 @@ export interface operations {
                         })[];
                         external_account_number: string;
                         import_supplier: string;
+                        /** @description The mapping profile that built the payload from flat files (ferry push accounts --profile); null when the account was sent without one. */
+                        mapping_profile: {
+                            /** @description The profile's name (its `profile:` key). */
+                            name: string;
+                            /** @description The profile's version (its `version:` key). */
+                            version: number;
+                        } | null;
                         /** @description The account data as stored. */
                         payload: {
                             [key: string]: unknown;
@@ -3447,6 +3461,13 @@ export interface operations {
                         })[];
                         external_account_number: string;
                         import_supplier: string;
+                        /** @description The mapping profile that built the payload from flat files (ferry push accounts --profile); null when the account was sent without one. */
+                        mapping_profile: {
+                            /** @description The profile's name (its `profile:` key). */
+                            name: string;
+                            /** @description The profile's version (its `version:` key). */
+                            version: number;
+                        } | null;
                         /** @description The account data as stored. */
                         payload: {
                             [key: string]: unknown;
@@ -3506,6 +3527,13 @@ export interface operations {
                         })[];
                         external_account_number: string;
                         import_supplier: string;
+                        /** @description The mapping profile that built the payload from flat files (ferry push accounts --profile); null when the account was sent without one. */
+                        mapping_profile: {
+                            /** @description The profile's name (its `profile:` key). */
+                            name: string;
+                            /** @description The profile's version (its `version:` key). */
+                            version: number;
+                        } | null;
                         /** @description The account data as stored. */
                         payload: {
                             [key: string]: unknown;
@@ -3639,7 +3667,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV with a header line, or NDJSON: one process (as in the list) a line. */
+            /** @description CSV with a header line (the mapping profile as two columns, mapping_profile and mapping_profile_version, empty when none), or NDJSON: one process (as in the list) a line. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6436,6 +6464,13 @@ export interface operations {
                          * @default false
                          */
                         is_dry_run?: boolean;
+                        /** @description Provenance: the mapping profile that built the payload from flat files (ferry push accounts --profile sends it). Stored on the process and shown in its detail, the exports and the wave page; a re-schedule replaces it (none when absent). */
+                        mapping_profile?: {
+                            /** @description The profile's name: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit (invalid_mapping_profile_name). */
+                            name: string;
+                            /** @description The profile's version, a whole number from 1. */
+                            version: number;
+                        } | null;
                         /**
                          * Format: date-time
                          * @description At most 4 days ahead; after the start. Default: start + 4 days.
@@ -6627,6 +6662,13 @@ export interface operations {
                          * @default false
                          */
                         is_dry_run?: boolean;
+                        /** @description Provenance: the mapping profile that built the payload from flat files (ferry push accounts --profile sends it). Stored on the process and shown in its detail, the exports and the wave page; a re-schedule replaces it (none when absent). */
+                        mapping_profile?: {
+                            /** @description The profile's name: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit (invalid_mapping_profile_name). */
+                            name: string;
+                            /** @description The profile's version, a whole number from 1. */
+                            version: number;
+                        } | null;
                         /**
                          * Format: date-time
                          * @description At most 4 days ahead; after the start. Default: start + 4 days.
@@ -6859,6 +6901,13 @@ export interface operations {
                          * @default false
                          */
                         is_dry_run?: boolean;
+                        /** @description Provenance: the mapping profile that built the payload from flat files (ferry push accounts --profile sends it). Stored on the process and shown in its detail, the exports and the wave page; a re-schedule replaces it (none when absent). */
+                        mapping_profile?: {
+                            /** @description The profile's name: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit (invalid_mapping_profile_name). */
+                            name: string;
+                            /** @description The profile's version, a whole number from 1. */
+                            version: number;
+                        } | null;
                         /**
                          * Format: date-time
                          * @description At most 4 days ahead; after the start. Default: start + 4 days.
@@ -6959,6 +7008,13 @@ export interface operations {
                          * @default false
                          */
                         is_dry_run?: boolean;
+                        /** @description Provenance: the mapping profile that built the payload from flat files (ferry push accounts --profile sends it). Stored on the process and shown in its detail, the exports and the wave page; a re-schedule replaces it (none when absent). */
+                        mapping_profile?: {
+                            /** @description The profile's name: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit (invalid_mapping_profile_name). */
+                            name: string;
+                            /** @description The profile's version, a whole number from 1. */
+                            version: number;
+                        } | null;
                         /**
                          * Format: date-time
                          * @description At most 4 days ahead; after the start. Default: start + 4 days.
