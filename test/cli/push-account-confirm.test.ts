@@ -29,6 +29,12 @@ describe('confirming what a report calls final', () => {
     assert.deepEqual(confirmationOf(reported('ERRORED'), 200, record('ERRORED')), { kind: 'final' });
   });
 
+  it('stops the run on any other answer: neither sent again nor believed', () => {
+    for (const status of [400, 403, 405]) {
+      assert.throws(() => confirmationOf(reported('PROCESSED', 'A-1'), status, {}), /could not confirm E1/);
+    }
+  });
+
   it('sends again an account the service does not have, or removed in a rollback', () => {
     assert.equal(confirmationOf(reported('PROCESSED', 'A-1'), 404, {}).kind, 'send');
     const rolledBack = record('CANCELLED', {

@@ -8,7 +8,7 @@
  */
 import { asKeyPart, asObject, type Entry } from './push-account-lines.ts';
 import type { ReportedError } from './push-input.ts';
-import type { PushSession } from './push-session.ts';
+import { PushAbort, type PushSession } from './push-session.ts';
 
 /** Report statuses the service holds a process for: what is confirmed before it is skipped. */
 export const CONFIRMED_STATUSES = new Set([
@@ -55,7 +55,14 @@ export function confirmationOf(reported: Reported, httpStatus: number, body: unk
   const record = (asObject(body) ?? {}) as StatusRecord;
   const status = String(record.status);
   const accountNumber = asKeyPart(record.service_identifier);
-  if (httpStatus !== 200) return { kind: 'send', why: `the service answered ${httpStatus}` };
+  // Any other answer confirms nothing: sending again could create what the report says exists, and
+  // skipping would believe the report. The run stops (exit 2) and the report stays as it was.
+  if (httpStatus !== 200) {
+    const ext = reported.entry.ext ?? '';
+    throw new PushAbort(
+      `could not confirm ${ext} with the service (it answered ${httpStatus}); the report is unchanged`,
+    );
+  }
   if (WAITING.has(status)) return { kind: 'poll' };
   if (status === 'CANCELLED') {
     const rolledBack = record.latest_event?.event === ROLLED_BACK_EVENT;
