@@ -124,6 +124,24 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The product of line `line` (from 1), or its errors. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Strings PostgreSQL cannot store (a NUL, half a surrogate pair), anywhere in a line: refused as
+ * the request body checks refuse them, since this stream bypasses those checks.
+ */
+function unstorableStrings(node: unknown, attr: string): ErrorItem[] {
+  if (typeof node === 'string') {
+    if (node.includes('\u0000'))
+      return [item(attr, 'null_characters_not_allowed', 'Null characters are not allowed.')];
+    if (LONE_SURROGATE.test(node))
+      return [item(attr, 'invalid_unicode', 'The text holds half of a surrogate pair.')];
+    return [];
+  }
+  if (typeof node !== 'object' || node === null) return [];
+  return Object.entries(node).flatMap(([key, child]) => unstorableStrings(child, `${attr}.${key}`));
+}
+
 export function readProductLine(text: string, line: number): Read<Product> {
   let value: unknown;
   try {
@@ -137,6 +155,8 @@ export function readProductLine(text: string, line: number): Read<Product> {
       errors: [item(String(line), 'invalid_catalogue_line', 'The line is not a JSON object.')],
     };
   }
+  const unstorable = unstorableStrings(value, String(line));
+  if (unstorable.length > 0) return { ok: false, errors: unstorable };
   const r = new LineReader(line);
   r.unknownFields(value, PRODUCT_FIELDS, '');
   const fuel = r.choice(value.fuel, 'fuel', FUELS);

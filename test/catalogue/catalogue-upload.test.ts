@@ -72,6 +72,37 @@ describe('catalogue uploads', () => {
     );
   });
 
+  it('refuses strings the database cannot store (a NUL, half a surrogate pair) at their line and field', async () => {
+    const { status, body } = await uploadCatalogue(t.app, [
+      product('N', { display_name: 'Nul\u0000name' }),
+      product('S', {
+        tariffs: [
+          {
+            code: 'E-S-C',
+            region: 'C',
+            payment_method: 'DIRECT_DEBIT',
+            registers: 1,
+            rate_bands: ['\ud800'],
+          },
+        ],
+      }),
+      product('\ud83d'),
+    ]);
+    assert.equal(status, 400, JSON.stringify(body));
+    assert.deepEqual(
+      body.errors.map((e: Obj) => `${e.attr} ${e.code}`),
+      [
+        '1.display_name null_characters_not_allowed',
+        '2.tariffs.0.rate_bands.0 invalid_unicode',
+        // The fixture names the product's display name and tariff after its code.
+        '3.code invalid_unicode',
+        '3.display_name invalid_unicode',
+        '3.tariffs.0.code invalid_unicode',
+      ],
+    );
+    assert.equal((await page()).version, null);
+  });
+
   it('answers a dry run with its diff and stores nothing; an upload is a version', async () => {
     const dry = await uploadCatalogue(t.app, exampleProducts(), '?dry_run=true');
     assert.equal(dry.status, 200, JSON.stringify(dry.body));
