@@ -24,6 +24,7 @@ describe('the account bare or wrapped', () => {
       scheduleWindowStart: null,
       scheduleWindowEnd: null,
       wave: null,
+      mappingProfile: null,
     });
   });
 
@@ -51,6 +52,7 @@ describe('the account bare or wrapped', () => {
       scheduleWindowStart: '2025-06-01T13:00:00.000Z',
       scheduleWindowEnd: at(2 * DAY),
       wave: null,
+      mappingProfile: null,
     });
   });
 
@@ -107,6 +109,7 @@ describe('task parameters', () => {
       scheduleWindowStart: null,
       scheduleWindowEnd: null,
       wave: null,
+      mappingProfile: null,
     });
   });
 
