@@ -1,6 +1,6 @@
 // `--catalogue N` (with the validate step): a catalogue of N products × 14 regions × 3 payment
 // methods uploaded before a second validate load, so the validate ratio is measured with and
-// without a catalogue in the same run (PRODUCT.md §13: the ratio does not fall).
+// without a catalogue in the same run (the ratio must not fall; decision 0090).
 import { accountFor } from '../test/helpers/account-fixtures.ts';
 import { adminHeaders } from '../test/helpers/test-app.ts';
 import type { BenchApp } from './env.ts';

@@ -1,5 +1,5 @@
 /**
- * A book against a loaded catalogue (PRODUCT.md §13): 5,000 accounts, 40 of them on tariffs the
+ * A book against a loaded catalogue (decision 0091): 5,000 accounts, 40 of them on tariffs the
  * catalogue does not hold. `ferry push accounts --validate-only` names exactly those 40, grouped by
  * tariff code with counts (terminal and --summary JSON); the push then creates the other 4,960 and
  * none ends ERRORED. The service on a loopback port with its worker; the push in this process.

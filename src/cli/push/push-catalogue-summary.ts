@@ -1,5 +1,5 @@
 /**
- * The summary's catalogue part: the accounts the catalogue refused (PRODUCT.md §13), grouped by the
+ * The summary's catalogue part: the accounts the catalogue refused (decision 0091), grouped by the
  * tariff code concerned. The report names each error's code and `attr`, not the tariff, so the
  * book is read once more for the lines that have such an error: the tariff is the value at the
  * error's `attr` (a `tariff_code`), or the `tariff_code` of the agreement at it (the rules that
