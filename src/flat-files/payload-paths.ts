@@ -1,16 +1,33 @@
 /**
  * Payload paths as a profile writes them (`supply_addresses[].meter_points[].identifier`), resolved
- * against the account payload's schema: what the field is (so a cell is converted to the right
+ * against the account payload's schema, or a follow-up request body's (decision 0094): what the field is (so a cell is converted to the right
  * JSON type) and which fields an object requires. A tagged union (electricity or gas meter point)
  * offers the fields of every variant and requires those every variant requires.
  */
 import { AccountPayloadSchema } from '../accounts/payload/account-payload.schema.ts';
+import { NotesBodySchema } from '../follow-ups/notes/notes.schema.ts';
+import { PaymentInstructionBody } from '../follow-ups/payment-instructions/payment-instructions.schema.ts';
+import { StatementsBodySchema } from '../follow-ups/statements/statements.schema.ts';
+import { TransactionsBodySchema } from '../follow-ups/transactions/transactions.schema.ts';
 import { DECIMAL_KEYWORD } from '../vocabulary/field-types.ts';
+import type { BookKind } from './profile.ts';
 
 /** What a payload field holds, as far as converting a cell goes. */
 export type FieldKind = 'string' | 'date' | 'decimal' | 'integer' | 'boolean' | 'object' | 'array';
 
 type Schema = Record<string, unknown>;
+
+/** What each kind of book's lines are: the schema a profile's paths are checked against. */
+export const BOOK_SCHEMAS: Record<BookKind, { schema: Schema; name: string }> = {
+  accounts: { schema: AccountPayloadSchema as unknown as Schema, name: 'the account payload' },
+  transactions: { schema: TransactionsBodySchema as unknown as Schema, name: 'the transactions body' },
+  notes: { schema: NotesBodySchema as unknown as Schema, name: 'the notes body' },
+  statements: { schema: StatementsBodySchema as unknown as Schema, name: 'the statements body' },
+  'payment-instructions': {
+    schema: PaymentInstructionBody as unknown as Schema,
+    name: 'the payment instruction body',
+  },
+};
 
 export interface ResolvedNode {
   kind: FieldKind;

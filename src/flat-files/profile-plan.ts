@@ -1,11 +1,12 @@
 /**
- * A profile checked against the account payload and turned into one plan per file: the tree of
+ * A profile checked against the account payload (or, for a follow-up profile, its request body's
+ * schema: decision 0094) and turned into one plan per file: the tree of
  * objects a row of that file makes (its fields, the objects and one-item arrays made from the same
  * row, the repeated column groups, and the arrays child files fill). Problems — an unknown payload
  * path, a required field mapped by nothing, a join to a file the profile does not name — are one
  * line each, naming the profile key, and all are reported before any row is read.
  */
-import { type FieldKind, pathSteps, resolvePath } from './payload-paths.ts';
+import { BOOK_SCHEMAS, type FieldKind, pathSteps, resolvePath as resolveIn } from './payload-paths.ts';
 import { type FieldSpec, type GroupSpec, type Profile, ProfileError, type ProfileFile } from './profile.ts';
 
 export interface FieldPlan {
@@ -64,6 +65,10 @@ export interface BookPlan {
   files: FilePlan[];
 }
 
+/** What the profile's paths are checked against, and how its messages name it. */
+const bookOf = (profile: Profile) => BOOK_SCHEMAS[profile.book];
+const resolvePath = (path: string, profile: Profile) => resolveIn(path, bookOf(profile).schema);
+
 const emptyPlan = (path: string): ObjectPlan => ({ path, fields: [], objects: [], groups: [], children: [] });
 const expand = (template: string, n: number) => template.replaceAll('{n}', String(n));
 
@@ -73,7 +78,7 @@ function orderFiles(profile: Profile, problems: string[]): ProfileFile[] {
   const roots = profile.files.filter((f) => f.parent === null);
   if (roots.length !== 1) {
     problems.push(
-      `files: exactly one file has no parent (the accounts), found ${roots.length}: ${roots.map((f) => f.name).join(', ') || 'none'}`,
+      `files: exactly one file has no parent (its rows make the book's lines), found ${roots.length}: ${roots.map((f) => f.name).join(', ') || 'none'}`,
     );
   }
   for (const f of profile.files) {
@@ -185,9 +190,9 @@ function placeField(
   ctx: { profile: Profile; problems: string[] },
 ) {
   const key = `fields.${path}`;
-  const node = resolvePath(path);
+  const node = resolvePath(path, ctx.profile);
   if (node === null) {
-    ctx.problems.push(`${key}: not a field of the account payload`);
+    ctx.problems.push(`${key}: not a field of ${bookOf(ctx.profile).name}`);
     return;
   }
   const owner = ownerOf(path, files);
@@ -231,8 +236,9 @@ function placeField(
 }
 
 /** Fields the payload requires of each object the plan makes, mapped by nothing. */
-function checkRequired(plan: ObjectPlan, owner: string, problems: string[]) {
-  const node = resolvePath(plan.path);
+function checkRequired(plan: ObjectPlan, owner: string, ctx: { profile: Profile; problems: string[] }) {
+  const { problems } = ctx;
+  const node = resolvePath(plan.path, ctx.profile);
   if (!node) return;
   const mapped = new Set([
     ...plan.fields.map((f) => f.name),
@@ -243,12 +249,12 @@ function checkRequired(plan: ObjectPlan, owner: string, problems: string[]) {
   for (const name of node.required) {
     if (!mapped.has(name)) {
       problems.push(
-        `${owner}: ${plan.path ? `${plan.path}.` : ''}${name} is required by the account payload and mapped by nothing`,
+        `${owner}: ${plan.path ? `${plan.path}.` : ''}${name} is required by ${bookOf(ctx.profile).name} and mapped by nothing`,
       );
     }
   }
-  for (const o of plan.objects) checkRequired(o.plan, owner, problems);
-  for (const g of plan.groups) checkRequired(g.plan, g.key, problems);
+  for (const o of plan.objects) checkRequired(o.plan, owner, ctx);
+  for (const g of plan.groups) checkRequired(g.plan, g.key, ctx);
 }
 
 /** Every column the plan reads, groups expanded over `ns`. */
@@ -291,10 +297,10 @@ export function planProfile(profile: Profile): BookPlan {
     const parent = file.parent === null ? -1 : files.findIndex((f) => f.file.name === file.parent);
     let scope = '';
     if (file.fills !== null) {
-      const node = resolvePath(file.fills);
+      const node = resolvePath(file.fills, profile);
       const owner = parent >= 0 ? files[parent] : undefined;
       if (node?.kind !== 'array') {
-        problems.push(`files.${file.name}.fills: ${file.fills} is not an array of the account payload`);
+        problems.push(`files.${file.name}.fills: ${file.fills} is not an array of ${bookOf(profile).name}`);
       } else if (owner && ownerOf(file.fills, files) !== owner) {
         problems.push(
           `files.${file.name}.fills: ${file.fills} is not inside what ${owner.file.name} makes (${owner.scope || 'the account'})`,
@@ -315,13 +321,13 @@ export function planProfile(profile: Profile): BookPlan {
     files.push({ file, index, parent, scope, plan: emptyPlan(scope), columns: [], positions: [] });
   }
   for (const path of profile.groups.keys()) {
-    const node = resolvePath(path);
-    if (node?.kind !== 'array') problems.push(`groups.${path}: not an array of the account payload`);
+    const node = resolvePath(path, profile);
+    if (node?.kind !== 'array') problems.push(`groups.${path}: not an array of ${bookOf(profile).name}`);
     else if (files.some((f) => f.scope === `${path}[]`))
       problems.push(`groups.${path}: the array is filled by a file already`);
   }
   for (const [path, spec] of profile.fields) placeField(path, spec, files, { profile, problems });
-  for (const f of files) checkRequired(f.plan, `files.${f.file.name}`, problems);
+  for (const f of files) checkRequired(f.plan, `files.${f.file.name}`, { profile, problems });
   if (problems.length > 0) throw new ProfileError(problems);
   for (const f of files) {
     const keep = new Set<string>([...f.file.key, ...f.file.join]);

@@ -56,9 +56,23 @@ export interface GroupSpec {
   when: string;
 }
 
+/** What a profile's rows make: accounts, or the request bodies of a follow-up import (decision 0094). */
+export const BOOK_KINDS = [
+  'accounts',
+  'transactions',
+  'notes',
+  'statements',
+  'payment-instructions',
+] as const;
+export type BookKind = (typeof BOOK_KINDS)[number];
+
 export interface Profile {
   name: string;
   version: number;
+  /** `book:` in the YAML; accounts when absent. */
+  book: BookKind;
+  /** The profile's folder: relative paths in it (files, a statement's PDF) are read against it. */
+  dir: string;
   files: ProfileFile[];
   /** Payload path → how it is made; object paths may carry only `when`. */
   fields: Map<string, FieldSpec>;
@@ -97,7 +111,7 @@ const FILE_OPTIONS = new Set([
   'header',
   'decimal',
 ]);
-const TOP_KEYS = new Set(['profile', 'version', 'format', 'files', 'fields', 'groups']);
+const TOP_KEYS = new Set(['profile', 'version', 'book', 'format', 'files', 'fields', 'groups']);
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -271,6 +285,9 @@ export function parseProfile(text: string, dir: string): Profile {
     (raw.version as number) > 2_147_483_647
   )
     problems.push('version: a whole number from 1 to 2147483647 is required');
+  const book = raw.book ?? 'accounts';
+  if (!BOOK_KINDS.includes(book as BookKind))
+    problems.push(`book: "${String(book)}" is not one of ${BOOK_KINDS.join(', ')}`);
   const format = isObj(raw.format)
     ? readFormat(raw.format, 'format', FORMAT_DEFAULTS, problems)
     : FORMAT_DEFAULTS;
@@ -300,7 +317,15 @@ export function parseProfile(text: string, dir: string): Profile {
     if (spec) groups.set(path, spec);
   }
   if (problems.length > 0) throw new ProfileError(problems);
-  return { name: raw.profile as string, version: raw.version as number, files, fields, groups };
+  return {
+    name: raw.profile as string,
+    version: raw.version as number,
+    book: book as BookKind,
+    dir,
+    files,
+    fields,
+    groups,
+  };
 }
 
 /** The profile in the YAML file at `path`; throws ProfileError. */

@@ -15,7 +15,7 @@ export const sourcesPathOf = (bookPath: string) => `${bookPath.replace(/\.ndjson
 /** The plan of the profile at `path`; throws ProfileError with every problem. */
 export const planProfileFile = (path: string): BookPlan => planProfile(loadProfile(path));
 
-class LineWriter {
+export class LineWriter {
   private readonly fd: number;
   private pending: string[] = [];
   private size = 0;

@@ -8,7 +8,7 @@
 import { accessSync, constants } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { WAVE_NAME } from '../../accounts/account-checks.ts';
-import { mapBeforePush, type ProfileBook, traceReport } from '../map-commands.ts';
+import type { BookKind } from '../../flat-files/profile.ts';
 import {
   AccountPush,
   type AccountPushMode,
@@ -18,6 +18,7 @@ import {
 } from './push-accounts.ts';
 import { FOLLOW_UP_KINDS, type FollowUpKind, FollowUpPush } from './push-follow-ups.ts';
 import { countInputLines } from './push-input.ts';
+import { mapBeforePush, type ProfileBook, traceReport } from './push-profile.ts';
 import { startProgress } from './push-progress.ts';
 import { PushRefusal } from './push-report-binding.ts';
 import { CONNECTION_OPTIONS, PushAbort, PushSession } from './push-session.ts';
@@ -31,6 +32,8 @@ export const PUSH_USAGE = `Usage:
   ferry push accounts [<book.ndjson>] --profile <profile.yaml> --url <base> --api-key <key> […]
   ferry push notes|transactions|statements|payment-instructions <file.ndjson> --url <base>
                       --api-key <key> [--report <file.ndjson>] [--concurrency N]
+  ferry push notes|transactions|statements|payment-instructions [<file.ndjson>]
+                      --profile <profile.yaml> --url <base> --api-key <key> […]
 
 One request body a line. The report (default <file>.report.ndjson, or <file>.validation.ndjson
 with --validate-only) gets one JSON line per account in its final state; re-running the same
@@ -39,13 +42,15 @@ command with the same report resumes, and sends again each line changed since it
 
   --validate-only   validate every account and check the whole book (an external account number
                     or a meter point, reference or CAIS reference on two lines); schedules nothing
-  --summary FILE    also write the errors grouped by code and field as JSON (accounts)
+  --summary FILE    also write the errors grouped by code and field as JSON (accounts); with
+                    --profile, the source files' problems grouped by code and profile key
   --no-wait         stop (exit 2) when the supplier is paused, instead of waiting for it to resume
   --retry-rejected  send again the lines the report holds as REJECTED or ERRORED
   --wave NAME       schedule every account in this wave of its supplier (task_params.wave)
   --profile P.yaml  map the CSV files of a mapping profile into the book first (the file named, or
                     <profile>-v<version>.ndjson; ferry map --help); each error in the report then
-                    carries its source: file, line and column
+                    carries its source: file, line and column. A follow-up's profile declares it
+                    (book: transactions, …) and maps to its request bodies
 
 Exit 0: all succeeded; 1: some rejected or errored; 2: could not run.
 `;
@@ -87,7 +92,6 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
   if (!isAccounts && !FOLLOW_UP_KINDS.includes(kind as FollowUpKind)) {
     return usage(io, kind ? `unknown kind "${kind}"` : 'what to push is missing');
   }
-  if (values.profile !== undefined && !isAccounts) return usage(io, '--profile maps accounts only');
   if (!file && values.profile === undefined) return usage(io, 'the NDJSON file is missing');
   if (extra.length > 0) return usage(io, `unexpected argument "${extra[0]}"`);
   const url = values.url ?? io.env.FERRY_URL;
@@ -125,7 +129,10 @@ export async function runPushCommand(argv: string[], io: PushIo = defaultIo()): 
   // With --profile the book is mapped from the CSV files first: a mistake stops before any request.
   let profileBook: ProfileBook | null = null;
   if (values.profile !== undefined) {
-    const mapped = await mapBeforePush(values.profile, file, io);
+    const mapped = await mapBeforePush(
+      { profilePath: values.profile, bookPath: file, kind: kind as BookKind, summaryPath: values.summary },
+      io,
+    );
     if ('code' in mapped) return mapped.code;
     profileBook = mapped;
     file = mapped.book;

@@ -3,9 +3,12 @@
  * `attr`, each with its count, a sample of its detail (the first line's) and the first few accounts
  * (external number and line) that have it. Read from the report itself once the run is complete, so it covers the whole book, resumed
  * lines included; and the catalogue's refusals by tariff code (push-catalogue-summary.ts). Printed
- * after the run, and written as JSON with --summary FILE.
+ * after the run, and written as JSON with --summary FILE. When `--profile` met problems in the
+ * source files, nothing is sent and the summary holds those instead, grouped the same way: by code
+ * and profile key, with counts, a sample detail and the first places (`mapping`).
  */
 import { writeFileSync } from 'node:fs';
+import type { ProblemExample, ProblemGroup, ProblemLog } from '../../flat-files/mapping-problems.ts';
 import { asKeyPart, asObject } from './push-account-lines.ts';
 import {
   type CatalogueRefusal,
@@ -34,14 +37,27 @@ export interface ErrorGroup {
 }
 
 export interface ReportSummary {
-  report: string;
+  /** null when nothing was sent: the mapping met problems. */
+  report: string | null;
   lines: number;
   statuses: Record<string, number>;
   /** Most frequent first. */
   errors: ErrorGroup[];
   /** The catalogue's refusals by tariff code, most accounts first (push-catalogue-summary.ts). */
   catalogue: Record<string, TariffGroup>;
+  /** Problems the mapping met in the source files, most frequent first (none once it mapped). */
+  mapping: ProblemGroup[];
 }
+
+/** The summary of a push that stopped at the mapping: the source files' problems, grouped. */
+export const mappingSummary = (problems: ProblemLog): ReportSummary => ({
+  report: null,
+  lines: 0,
+  statuses: {},
+  errors: [],
+  catalogue: {},
+  mapping: problems.groups(),
+});
 
 /** `bookPath`: the pushed book, read again for the tariffs of the catalogue's refusals. */
 export async function summarizeReport(reportPath: string, bookPath: string): Promise<ReportSummary> {
@@ -82,7 +98,8 @@ export async function summarizeReport(reportPath: string, bookPath: string): Pro
   const errors = [...groups.values()].sort(
     (a, b) => b.count - a.count || a.code.localeCompare(b.code) || (a.attr ?? '').localeCompare(b.attr ?? ''),
   );
-  return { report: reportPath, lines, statuses, errors, catalogue: await groupByTariff(bookPath, refusals) };
+  const catalogue = await groupByTariff(bookPath, refusals);
+  return { report: reportPath, lines, statuses, errors, catalogue, mapping: [] };
 }
 
 const describeExample = (e: SummaryExample) =>
@@ -90,8 +107,23 @@ const describeExample = (e: SummaryExample) =>
 
 /** The summary's errors as lines for the terminal; empty when the report has none. */
 export function formatSummary(summary: ReportSummary): string {
+  if (summary.mapping.length > 0) return formatMappingGroups(summary.mapping);
   if (summary.errors.length === 0) return '';
   return formatErrorGroups(summary) + formatTariffGroups(summary.catalogue);
+}
+
+const describePlace = (e: ProblemExample) =>
+  `${e.file}:${e.line}:${e.column}${e.header === null ? '' : ` [${e.header}]`}`;
+
+function formatMappingGroups(groups: ProblemGroup[]): string {
+  const width = String(groups[0].count).length;
+  const lines = groups.map(
+    (g) =>
+      `  ${String(g.count).padStart(width)}  ${g.code} at ${g.key}: ` +
+      `${g.examples.map(describePlace).join(', ')}${g.count > g.examples.length ? ', …' : ''}` +
+      `\n  ${' '.repeat(width)}  e.g. ${g.detail}`,
+  );
+  return `Mapping problems by code and profile key (count: first places, then a sample detail):\n${lines.join('\n')}\n`;
 }
 
 function formatErrorGroups(summary: ReportSummary): string {
