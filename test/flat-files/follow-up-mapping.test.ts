@@ -131,3 +131,27 @@ describe('follow-up profiles', () => {
     assert.deepEqual(bodiesOf({ account: { transactions: [] }, sources: {} }, 'transactions'), []);
   });
 });
+
+describe("the README's follow-up step", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ferry-follow-up-readme-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints what the README shows for the example’s transactions', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const command =
+      '$ ferry map transactions --profile examples/legacy-export/transactions.profile.yaml --out transactions.ndjson\n';
+    const at = readme.indexOf(command);
+    assert.ok(at >= 0, 'the README shows the command');
+    const shown = readme.slice(at + command.length).split('\n')[0];
+    const book = join(dir, 'transactions.ndjson');
+    const run = await map([
+      'transactions',
+      '--profile',
+      join(EXAMPLE, 'transactions.profile.yaml'),
+      '--out',
+      book,
+    ]);
+    assert.equal(run.code, 0, run.err);
+    assert.equal(run.out.trim().replaceAll(dir + '/', ''), shown);
+  });
+});
