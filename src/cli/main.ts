@@ -52,7 +52,9 @@ Supplier (one request body a line; \`ferry push --help\` for the report and exit
                 [--dry-run] [--validate-only [--summary FILE]] [--no-wait] [--retry-rejected] [--wave NAME]
   push accounts [<book.ndjson>] --profile <profile.yaml> …   map the CSV files, then push (every push option)
   push notes|transactions|statements|payment-instructions <file.ndjson> --url <base> --api-key <key> [--report <file.ndjson>]
-  map accounts --profile <profile.yaml> [--out <book.ndjson>]  CSV files + a mapping profile → a book (\`ferry map --help\`)
+  push notes|transactions|statements|payment-instructions [<file.ndjson>] --profile <profile.yaml> …   map, then push
+  map accounts|notes|transactions|statements|payment-instructions --profile <profile.yaml> [--out <book.ndjson>]
+                CSV files + a mapping profile → a book (\`ferry map --help\`)
   wave reconcile <supplier> <wave> [--expectations FILE] [--kind K] [--measure M] [--differences N] [--json]
                 --url <base> --api-key <key>
   events tail --supplier S [--after CURSOR|now] [--types A,B] [--follow] [--json] --url <base> --api-key <key>
