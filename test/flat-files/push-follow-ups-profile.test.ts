@@ -75,15 +75,7 @@ describe('ferry push <follow-up> --profile (the legacy export, end to end)', () 
     dir = join(service.dir, 'export');
     cpSync(EXAMPLE, dir, { recursive: true });
     // The accounts first: follow-ups are for accounts that exist.
-    const accounts = await pushKind('accounts', [
-      join(dir, 'book.ndjson'),
-      '--profile',
-      join(dir, 'profile.yaml'),
-      '--url',
-      service.baseUrl,
-      '--api-key',
-      apiKey,
-    ]);
+    const accounts = await pushExport('accounts', 'profile.yaml', dir, join(dir, 'book.ndjson'));
     assert.equal(accounts.code, 0, `${accounts.out}\n${accounts.err}`);
   });
   after(() => service?.close());
