@@ -124,16 +124,19 @@ const isSelf = (holder: Holder, request: ReservationRequest) =>
  * The conflicts of each request: an identifier reserved by another process (of any supplier),
  * and, with `inOrder`, one an earlier request of the list brings (the first one wins, as if they
  * were scheduled one after the other). A process's own reservations are no conflict: scheduling
- * it again replaces them. Read-only.
+ * it again replaces them. Read-only. With `mayBeHeld`, a request it answers false for is taken to
+ * meet no holder without asking (its conflicts with earlier requests of the list still count).
  */
 export async function findConflicts(
   q: Queryable,
   requests: ReservationRequest[],
-  { inOrder }: { inOrder: boolean },
+  { inOrder, mayBeHeld }: { inOrder: boolean; mayBeHeld?: (request: ReservationRequest) => boolean },
 ): Promise<ErrorItem[][]> {
+  // `mayBeHeld`: the database is asked only about requests it says may meet a holder (decision 0097).
+  const asked = mayBeHeld ? requests.filter(mayBeHeld) : requests;
   const held = await readHolders(
     q,
-    requests.flatMap((r) => r.identifiers),
+    asked.flatMap((r) => r.identifiers),
   );
   const claimed = new Map<string, Holder>();
   return requests.map((request) => {

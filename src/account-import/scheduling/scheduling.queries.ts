@@ -15,7 +15,7 @@ import {
 } from '../../vocabulary/import-process-states.ts';
 import { startSql } from '../process-state-sql.ts';
 import { recordTransitions } from '../process-transitions.queries.ts';
-import { noteReserving } from '../reservations/reservation-filter.ts';
+import { noteReserving, type ReservationFilter } from '../reservations/reservation-filter.ts';
 import {
   findConflicts,
   isReservationTaken,
@@ -295,24 +295,37 @@ const requestOf = (input: Candidate) => ({
   identifiers: input.identifiers,
 });
 
-/** Of the inputs `indexes` names, those that conflict get their outcome; the others are returned. */
+/**
+ * Of the inputs `indexes` names, those that conflict get their outcome; the others are returned.
+ * With `filter`, an input that reserves (not a dry run) and whose identifiers the filter says are
+ * certainly free is not looked up: should one have been reserved since the filter's last read, the
+ * reservation's primary key refuses the insert, which comes back raced and is checked again here
+ * without the filter (decision 0097). A dry run reserves nothing, so it is always looked up.
+ */
 async function refuseConflicts(
   db: Queryable,
-  inputs: Candidate[],
-  indexes: number[],
+  check: { inputs: Candidate[]; indexes: number[]; filter?: ReservationFilter },
   outcomes: Map<number, ScheduleOutcome>,
 ): Promise<number[]> {
+  const { inputs, indexes, filter } = check;
   if (!indexes.some((i) => inputs[i].identifiers.length > 0)) return indexes;
-  const conflicts = await findConflicts(
-    db,
-    indexes.map((i) => requestOf(inputs[i])),
-    { inOrder: true },
-  );
+  const requests = indexes.map((i) => ({ ...requestOf(inputs[i]), dryRun: inputs[i].isDryRun }));
+  const conflicts = await findConflicts(db, requests, {
+    inOrder: true,
+    mayBeHeld: filter && ((r) => (r as (typeof requests)[number]).dryRun || filter.mayHoldAny(r.identifiers)),
+  });
   return indexes.filter((i, k) => {
     if (conflicts[k].length === 0) return true;
     outcomes.set(i, { kind: 'conflict', errors: conflicts[k] });
     return false;
   });
+}
+
+/** How a schedule stages new processes (default: one statement), and the filter that spares lookups. */
+export interface ScheduleHow {
+  insertNew?: InsertNewProcesses;
+  /** The service's filter of reserved identifiers; without it every identifier is looked up. */
+  filter?: ReservationFilter;
 }
 
 /** How often new processes are checked and offered again after racing for a reservation. */
@@ -341,8 +354,9 @@ function decideReschedule(existing: LockedProcess, input: ScheduleInput): Schedu
 export async function scheduleImportProcesses(
   db: Db,
   scheduled: ScheduleInput[],
-  insertNew: InsertNewProcesses = insertAtOnce(db),
+  how: ScheduleHow = {},
 ): Promise<ScheduleOutcome[]> {
+  const insertNew = how.insertNew ?? insertAtOnce(db);
   const inputs = scheduled.map((input) => ({ ...input, identifiers: uniqueIdentifiersOf(input.payload) }));
   const requestedAt = new Date().toISOString();
   const lastOf = new Map<string, number>();
@@ -352,7 +366,7 @@ export async function scheduleImportProcesses(
   const outcomes = new Map<number, ScheduleOutcome>();
   // Conflicts are refused before anything is written: with held identifiers, and between the
   // request's own accounts (the first one wins).
-  let offered = await refuseConflicts(db, inputs, applied, outcomes);
+  let offered = await refuseConflicts(db, { inputs, indexes: applied, filter: how.filter }, outcomes);
   const existing: number[] = [];
   for (let attempt = 1; offered.length > 0; attempt++) {
     // The common case, new accounts: one statement.
@@ -363,7 +377,7 @@ export async function scheduleImportProcesses(
       return results[k] === 'raced';
     });
     if (raced.length > 0 && attempt === RACE_ATTEMPTS) throw new Error('identifier reservations kept racing');
-    offered = await refuseConflicts(db, inputs, raced, outcomes);
+    offered = await refuseConflicts(db, { inputs, indexes: raced }, outcomes);
   }
   existing.sort((a, b) => a - b);
   // The processes that exist (processes are never deleted): decided under their row locks. A
@@ -378,7 +392,7 @@ export async function scheduleImportProcesses(
       break;
     } catch (err) {
       if (!isReservationTaken(err) || attempt === RACE_ATTEMPTS) throw err;
-      offeredAgain = await refuseConflicts(db, inputs, offeredAgain, outcomes);
+      offeredAgain = await refuseConflicts(db, { inputs, indexes: offeredAgain }, outcomes);
     }
   }
   return inputs.map((input) => {
@@ -392,7 +406,7 @@ export async function scheduleImportProcesses(
 export async function scheduleImportProcess(
   db: Db,
   input: ScheduleInput,
-  insertNew: InsertNewProcesses = insertAtOnce(db),
+  how: ScheduleHow = {},
 ): Promise<ScheduleOutcome> {
-  return (await scheduleImportProcesses(db, [input], insertNew))[0];
+  return (await scheduleImportProcesses(db, [input], how))[0];
 }

@@ -51,10 +51,11 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   config: FerryConfig;
   suppliers: SupplierCache;
 }> = async (app, { db, config, suppliers }) => {
-  const stage = processStager(db);
   const reserved = new ReservationFilter(db, (err) =>
     app.log.warn({ err }, 'the filter of reserved identifiers could not be refreshed'),
   );
+  // One account a request: concurrent requests share one INSERT, and the filter spares most lookups.
+  const how = { insertNew: processStager(db), filter: reserved };
   app.addHook('onClose', async () => reserved.close());
   const conflictsOf = conflictReader(db, reserved);
   const refusals = scheduleRefusalRecorder(db, app.log);
@@ -165,7 +166,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const scheduled = await countingRefusal(refusals, request.body, () =>
-        scheduleAccountCreation(db, suppliers, stage, request.body, config.serviceTimezone),
+        scheduleAccountCreation(db, suppliers, how, request.body, config.serviceTimezone),
       );
       logProcessEvents(request.log, 'schedule', scheduled);
       return reply.code(201).send({});
@@ -208,7 +209,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
         db,
         suppliers,
         accepted.map((i) => (lines[i] as { value: unknown }).value),
-        config.serviceTimezone,
+        { timeZone: config.serviceTimezone, filter: reserved },
       );
       logProcessEvents(request.log, 'schedule', events, { bulk: true });
       accepted.forEach((i, k) => {

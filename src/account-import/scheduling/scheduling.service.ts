@@ -6,8 +6,8 @@ import type { Supplier, SupplierCache } from '../../suppliers/suppliers.queries.
 import { LAST_INSTANT } from '../../vocabulary/calendar-date.ts';
 import type { EventProcess } from '../process-event-log.ts';
 import {
-  type InsertNewProcesses,
   type ScheduleInput,
+  type ScheduleHow,
   type ScheduleOutcome,
   scheduleImportProcess,
   scheduleImportProcesses,
@@ -124,12 +124,12 @@ const scheduledOf = (input: ScheduleInput, outcome: ScheduleOutcome): EventProce
 export async function scheduleAccountCreation(
   db: Db,
   suppliers: SupplierCache,
-  stage: InsertNewProcesses,
+  how: Required<ScheduleHow>,
   body: unknown,
   timeZone: string,
 ): Promise<EventProcess[]> {
   const input = await scheduleInputOf(suppliers, body, timeZone);
-  const outcome = await scheduleImportProcess(db, input, stage);
+  const outcome = await scheduleImportProcess(db, input, how);
   const refusal = refusalOf(outcome);
   if (refusal) throw refusal;
   return scheduledOf(input, outcome);
@@ -159,7 +159,7 @@ export async function scheduleAccountCreations(
   db: Db,
   suppliers: SupplierCache,
   bodies: unknown[],
-  timeZone: string,
+  { timeZone, filter }: { timeZone: string; filter?: ScheduleHow['filter'] },
 ): Promise<{ answers: LineAnswer[]; scheduled: EventProcess[] }> {
   const answers: LineAnswer[] = bodies.map(() => CREATED);
   const accepted: { line: number; input: ScheduleInput }[] = [];
@@ -173,6 +173,7 @@ export async function scheduleAccountCreations(
   const outcomes = await scheduleImportProcesses(
     db,
     accepted.map((a) => a.input),
+    { filter },
   );
   const scheduled: EventProcess[] = [];
   accepted.forEach(({ line, input }, k) => {
