@@ -61,10 +61,7 @@ describe('scheduling with the filter of reserved identifiers', () => {
     const late = taking(2, 1);
     const outcome = await scheduleImportProcess(t.db, late, { filter: staleFilter });
     assert.equal(outcome.kind, 'conflict');
-    assert.deepEqual(
-      outcome.kind === 'conflict' && outcome.errors.map((e) => e.attr),
-      [MPRN_ATTR],
-    );
+    assert.deepEqual(outcome.kind === 'conflict' && outcome.errors.map((e) => e.attr), [MPRN_ATTR]);
     assert.equal(await count(late.externalAccountNumber), 0);
   });
 

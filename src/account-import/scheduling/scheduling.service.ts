@@ -6,8 +6,8 @@ import type { Supplier, SupplierCache } from '../../suppliers/suppliers.queries.
 import { LAST_INSTANT } from '../../vocabulary/calendar-date.ts';
 import type { EventProcess } from '../process-event-log.ts';
 import {
-  type ScheduleInput,
   type ScheduleHow,
+  type ScheduleInput,
   type ScheduleOutcome,
   scheduleImportProcess,
   scheduleImportProcesses,
