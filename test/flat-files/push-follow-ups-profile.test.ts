@@ -139,6 +139,27 @@ describe('ferry push <follow-up> --profile (the legacy export, end to end)', () 
     assert.deepEqual(await transactions(), expected);
   });
 
+  it("traces a refused transaction's error to its source row and column", async () => {
+    const copy = exportCopy('refused', 'TRANSACTIONS.CSV', (text) =>
+      text.replace('T-90021;100002;01/11/2024;PAY;45,00', 'T-90024;100002;01/11/2024;PAY;-45,00'),
+    );
+    const run = await pushExport(
+      'transactions',
+      'transactions.profile.yaml',
+      copy,
+      join(copy, 'transactions.ndjson'),
+    );
+    assert.equal(run.code, 1, `${run.out}\n${run.err}`);
+    const report = readNdjson(join(copy, 'transactions.report.ndjson'));
+    const refused = report.find((l) => l.external_account_number === '100002');
+    assert.equal(refused?.status, 'REJECTED');
+    // A payment may not be negative: refused, its error traced to the row and column it came from.
+    assert.deepEqual(
+      refused?.errors.map((e: { code: string; attr: string; source: string }) => [e.code, e.attr, e.source]),
+      [['min_value', 'transactions.0.amount', 'TRANSACTIONS.CSV:4 (AMOUNT)']],
+    );
+  });
+
   it('maps and pushes the notes, one body a row', async () => {
     const run = await pushExport('notes', 'notes.profile.yaml', dir, join(dir, 'notes.ndjson'));
     assert.equal(run.code, 0, `${run.out}\n${run.err}`);
