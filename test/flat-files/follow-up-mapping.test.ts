@@ -112,6 +112,57 @@ describe('follow-up profiles', () => {
     ]);
   });
 
+  it('maps a payment instruction a row: a body without items, its fields checked against that body', async () => {
+    const folder = join(dir, 'instructions');
+    mkdirSync(folder, { recursive: true });
+    const profile = `profile: legacy-mandates
+version: 1
+book: payment-instructions
+format: { delimiter: ";" }
+files:
+  mandates: { path: MANDATES.CSV }
+fields:
+  import_supplier: { const: MERIDIAN }
+  external_account_number: { column: ACCOUNT_NO }
+  vendor: { const: GOCARDLESS }
+  type: { const: DIRECT_DEBIT }
+  reference: { column: MANDATE, trim: true }
+  valid_from: { column: SINCE, date: dd/MM/yyyy }
+  use_for_scheduled_payments: { column: DD_PLAN, map: { Y: true, N: false } }
+`;
+    writeFileSync(join(folder, 'profile.yaml'), profile);
+    writeFileSync(
+      join(folder, 'MANDATES.CSV'),
+      'ACCOUNT_NO;MANDATE;SINCE;DD_PLAN\n100001; MD0001 ;03/02/2021;Y\n',
+    );
+    const book = join(folder, 'instructions.ndjson');
+    const run = await map(['payment-instructions', '--profile', join(folder, 'profile.yaml'), '--out', book]);
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(JSON.parse(readFileSync(book, 'utf8')), {
+      import_supplier: 'MERIDIAN',
+      external_account_number: '100001',
+      vendor: 'GOCARDLESS',
+      type: 'DIRECT_DEBIT',
+      reference: 'MD0001',
+      valid_from: '2021-02-03',
+      use_for_scheduled_payments: true,
+    });
+    writeFileSync(join(folder, 'profile.yaml'), profile.replace('reference:', 'mandate_reference:'));
+    const wrong = await map([
+      'payment-instructions',
+      '--profile',
+      join(folder, 'profile.yaml'),
+      '--out',
+      book,
+    ]);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.err, /fields\.mandate_reference: not a field of the payment instruction body\n/);
+    assert.match(
+      wrong.err,
+      /files\.mandates: reference is required by the payment instruction body and mapped by nothing\n/,
+    );
+  });
+
   it('leaves out a body without items and cuts one with more than a request takes', () => {
     const items = Array.from({ length: 2_001 }, (_, i) => ({ transaction_id: `T${i}` }));
     const sources = Object.fromEntries(items.map((_, i) => [`transactions.${i}`, `T.CSV:${i + 2}`]));
