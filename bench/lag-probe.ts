@@ -54,13 +54,27 @@ export interface LagProbe {
   stop(): Promise<LagFigures>;
 }
 
-export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe> {
+/** The webhook receiver (lag-receiver.ts) in a process of its own: each event's first delivery, by id. */
+export interface Receiver {
+  readonly url: string;
+  /** Event id → when it was first delivered (Date.now()). */
+  readonly delivered: Map<string, number>;
+  /** Requests received, repeated deliveries included. */
+  posts(): number;
+  /** Why the receiver is gone, once it is. */
+  gone(): string | null;
+  readonly priority: 'raised' | 'normal';
+  /** Takes its last batch and ends it. */
+  stop(): Promise<void>;
+}
+
+/** Starts the receiver; `raise`: at a raised priority where that is allowed (lag-receiver.ts says why). */
+export async function startReceiver(raise: boolean): Promise<Receiver> {
   const delivered = new Map<string, number>();
   let posts = 0;
   const receiver = fork(fileURLToPath(new URL('./lag-receiver.ts', import.meta.url)), [], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  /** Why the receiver is gone, once it is: settled() says so instead of waiting it out. */
   let receiverGone: string | null = null;
   const exited = new Promise<void>((resolve) => {
     receiver.on('exit', (code, signal) => {
@@ -90,6 +104,7 @@ export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe>
   // Raising a priority needs the right to (root, CAP_SYS_NICE); without it the receiver shares.
   // On Linux it is the receiver's main thread that gets it, where its HTTP server runs.
   const priority = (() => {
+    if (!raise) return 'normal';
     try {
       setPriority(receiver.pid!, RECEIVER_PRIORITY);
       return 'raised';
@@ -97,7 +112,26 @@ export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe>
       return 'normal';
     }
   })();
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    delivered,
+    posts: () => posts,
+    gone: () => receiverGone,
+    priority,
+    async stop() {
+      if (receiver.connected) {
+        receiver.send('stop');
+        // Its last batch, then its exit; or its exit alone, if it died.
+        await Promise.race([lastBatch.then(() => exited), exited, delay(10_000, undefined, { ref: false })]);
+      }
+      receiver.kill('SIGKILL');
+    },
+  };
+}
 
+export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe> {
+  const receiver = await startReceiver(true);
+  const { delivered } = receiver;
   const seen = new Map<string, number>();
   let reading = true;
   /** Why the reader stopped early, if it did: settled() says so instead of waiting it out. */
@@ -120,12 +154,13 @@ export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe>
   });
 
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
+    url: receiver.url,
     async settled(ms) {
       const until = Date.now() + ms;
       for (;;) {
         if (failed) throw new Error(`the feed reader failed: ${failed}`);
-        if (receiverGone) throw new Error(receiverGone);
+        const gone = receiver.gone();
+        if (gone) throw new Error(gone);
         const total = (await db.query<{ n: number }>(countEvents, [supplier])).rows[0].n;
         if (delivered.size >= total && seen.size >= total) return;
         if (Date.now() > until)
@@ -137,12 +172,7 @@ export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe>
       if (!reading) throw new Error('the lag probe has stopped already');
       reading = false;
       await reader;
-      if (receiver.connected) {
-        receiver.send('stop');
-        // Its last batch, then its exit; or its exit alone, if it died.
-        await Promise.race([lastBatch.then(() => exited), exited, delay(10_000, undefined, { ref: false })]);
-      }
-      receiver.kill('SIGKILL');
+      await receiver.stop();
       const lags = [...delivered].flatMap(([id, at]) => {
         const visible = seen.get(id);
         return visible === undefined ? [] : [Math.max(0, at - visible)];
@@ -150,13 +180,13 @@ export async function startLagProbe(db: Db, supplier: string): Promise<LagProbe>
       lags.sort((a, b) => a - b);
       return {
         events: delivered.size,
-        posts,
+        posts: receiver.posts(),
         p50_ms: round(percentile(lags, 50), 0),
         p90_ms: round(percentile(lags, 90), 0),
         p99_ms: round(percentile(lags, 99), 0),
         max_ms: round(lags.at(-1) ?? 0, 0),
         complete: lags.length === delivered.size,
-        receiver_priority: priority,
+        receiver_priority: receiver.priority,
       };
     },
   };

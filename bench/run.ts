@@ -3,11 +3,16 @@
 // series of N API and N worker processes instead (bench/scaling.ts); `-- --webhook-cost` measures
 // the machine's CPU per webhook delivery (bench/webhook-cost.ts); `-- --map [--accounts N]` maps a
 // generated legacy export of N accounts (bench/map.ts); `--catalogue N` runs the validate step
-// again once a catalogue of N products × 14 regions × 3 payment methods is loaded (bench/catalogue.ts).
+// again once a catalogue of N products × 14 regions × 3 payment methods is loaded (bench/catalogue.ts);
+// `-- --cost [--accounts N] [--processes 1,2,4,8]` counts what an account costs PostgreSQL and each
+// Ferry process through the bulk path, with and without webhooks, on a private cluster (bench/cost.ts).
 // See docs/performance.md.
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { loadBenchCatalogue } from './catalogue.ts';
+import { benchCost } from './cost.ts';
+import { CostUnavailable } from './cost-cluster.ts';
+import { costJson, costTable } from './cost-report.ts';
 import { benchEndToEnd } from './end-to-end.ts';
 import { benchEndToEndBulk } from './end-to-end-bulk.ts';
 import {
@@ -39,6 +44,7 @@ const { values: args } = parseArgs({
     json: { type: 'boolean', default: false },
     db: { type: 'string', default: 'postgres' },
     scaling: { type: 'boolean', default: false },
+    cost: { type: 'boolean', default: false },
     processes: { type: 'string' },
     accounts: { type: 'string' },
     webhooks: { type: 'boolean', default: false },
@@ -62,7 +68,9 @@ if (unknown.length > 0)
     `--only: no benchmark is called ${unknown.join(', ')} (${Object.keys(TARGETS).join(', ')})`,
   );
 if (args.webhooks && !args.scaling) throw new Error('--webhooks is a part of --scaling');
-if (only && (args.scaling || args['webhook-cost'])) throw new Error('--only chooses among the six');
+if (only && (args.scaling || args['webhook-cost'] || args.cost))
+  throw new Error('--only chooses among the six');
+if (args.cost && (args.scaling || args['webhook-cost'])) throw new Error('--cost runs on its own');
 /** A whole-number option of `--scaling` (`--accounts N`, `--generators N`), or undefined when not given. */
 function scalingCount(
   name: string,
@@ -71,8 +79,8 @@ function scalingCount(
   what = 'a whole number',
 ) {
   if (value === undefined) return undefined;
-  if (!(args.scaling && /^[1-9]\d*$/.test(value) && Number(value) <= max))
-    throw new Error(`--${name} N (${what}) is a part of --scaling`);
+  if (!((args.scaling || args.cost) && /^[1-9]\d*$/.test(value) && Number(value) <= max))
+    throw new Error(`--${name} N (${what}) is a part of --scaling or --cost`);
   return Number(value);
 }
 const accounts = scalingCount('accounts', args.accounts);
@@ -84,7 +92,9 @@ const scale: Scale = args.quick
 // `--scaling --accounts N`: a point's book of N accounts instead of the scale's.
 if (accounts !== undefined) scale.accounts = accounts;
 /** The whole run stops by itself: each step has a deadline, and so does the run. */
-const RUN_DEADLINE_MS = args.quick ? 4 * 60_000 : 60 * 60_000;
+// The cost count starts up to 8 + 8 processes for each run: on a 2-vCPU machine that is busy
+// with other work that alone can take minutes.
+const RUN_DEADLINE_MS = args.cost ? (args.quick ? 10 : 90) * 60_000 : args.quick ? 4 * 60_000 : 60 * 60_000;
 const STEP_DEADLINE_MS = args.quick ? 90_000 : 30 * 60_000;
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
@@ -261,17 +271,46 @@ async function runScaling(): Promise<void> {
   results.push(...series.results);
 }
 
+/** `--cost`: what an account costs, counted on a private cluster (bench/cost.ts). */
+let costReport: Awaited<ReturnType<typeof benchCost>> | null = null;
+async function runCost(): Promise<void> {
+  const counts = (args.processes ?? (scale.quick ? '1,8' : '1,2,4,8')).split(',').map(Number);
+  if (!counts.every((n) => Number.isInteger(n) && n >= 1 && n <= 64))
+    throw new Error('--processes: whole numbers from 1 to 64, comma-separated');
+  // --accounts overrides the scale's; the count's own default is 20,000 (2,000 quick).
+  const n = accounts ?? (scale.quick ? 2_000 : 20_000);
+  // Quick (CI): the runs with a webhook endpoint only, so no per-delivery figures, to stay near a minute.
+  costReport = await benchCost({ accounts: n, processes: counts, withoutWebhooks: !scale.quick, log });
+}
+
 try {
-  await (args.scaling ? runScaling() : args['webhook-cost'] ? runWebhookCost() : runSix());
+  await (args.cost
+    ? runCost()
+    : args.scaling
+      ? runScaling()
+      : args['webhook-cost']
+        ? runWebhookCost()
+        : runSix());
 } catch (err) {
-  log(`bench could not run: ${err instanceof Error ? err.stack : err}`);
+  log(
+    err instanceof CostUnavailable
+      ? `bench could not run: ${err.message}`
+      : `bench could not run: ${err instanceof Error ? err.stack : err}`,
+  );
   exitCode = 1;
 } finally {
   await teardown();
 }
 
 const dbLabel = (bdb as BenchDb | null)?.label ?? (args.scaling ? 'postgres (a schema per point)' : args.db);
-if (args.json) {
+if (args.cost) {
+  if (costReport)
+    process.stdout.write(
+      args.json
+        ? `${JSON.stringify({ machine, cost: costJson(costReport) }, null, 2)}\n`
+        : `machine: ${machine.cpus} × ${machine.model}, ${machine.memory}, node ${machine.node}\n\n${costTable(costReport)}\n`,
+    );
+} else if (args.json) {
   process.stdout.write(`${JSON.stringify({ machine, db: dbLabel, results }, null, 2)}\n`);
 } else {
   process.stdout.write(

@@ -9,19 +9,14 @@
  * With `--webhooks`, a webhook endpoint receives every event of the push (the worker processes
  * deliver them) and each point also reports the lag from an event's commit to its delivery.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finished } from 'node:stream/promises';
-import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from '../src/infra/db/db.ts';
 import { accountFor } from '../test/helpers/account-fixtures.ts';
 import { freePort } from '../test/helpers/ports.ts';
 import { createFreshDb } from '../test/helpers/test-db.ts';
-import { accountRows, FERRY_BIN } from './end-to-end.ts';
+import { type Service, startService, writeBooks } from './ferry-service.ts';
 import { type LagFigures, type LagProbe, startLagProbe } from './lag-probe.ts';
 import { runLoads } from './load.ts';
 import { whileSampling } from './push-sampler.ts';
@@ -32,7 +27,6 @@ const countProcessed = sql(
   '',
   `SELECT count(*)::int AS n FROM import_processes WHERE import_supplier = $1 AND status = 'PROCESSED'`,
 );
-const OPERATOR_KEY = 'bench-operator-key-0123456789';
 
 export interface ScalingPoint {
   processes: number;
@@ -52,63 +46,6 @@ export interface ScalingPoint {
   webhooks: LagFigures | null;
 }
 
-/** A `ferry` command as its own process tree (a cluster primary and its processes); `tail` is its last output. */
-function ferry(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [FERRY_BIN, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let tail = '';
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => {
-    tail = (tail + s).slice(-2_000);
-  });
-  const exited = once(child, 'exit');
-  return {
-    child,
-    tail: () => tail.trim().split('\n').slice(-3).join(' | '),
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await Promise.race([exited, delay(40_000)]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    },
-  };
-}
-
-async function call(base: string, path: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}${path}`, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${text}`);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
-
-/** Waits until the API answers (its first process is up), or the deadline. */
-async function waitReady(base: string, deadlineMs: number): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {}
-    await delay(200);
-  }
-  throw new Error(`${base} did not answer within ${deadlineMs} ms`);
-}
-
-async function writeBooks(dir: string, n: number, parts: number): Promise<string[]> {
-  const files = Array.from({ length: parts }, (_, i) => join(dir, `book-${i}.ndjson`));
-  const outs = files.map((f) => createWriteStream(f));
-  let i = 0;
-  for (const [, , payload] of accountRows(n, SUPPLIER, 2_000_001)) {
-    const out = outs[i++ % parts];
-    if (!out.write(`${payload}\n`)) await once(out, 'drain');
-  }
-  for (const out of outs) out.end();
-  await Promise.all(outs.map((o) => finished(o)));
-  return files;
-}
-
 /** One point of the series: N API and N worker processes on a fresh schema. */
 async function measure(
   url: string,
@@ -120,79 +57,27 @@ async function measure(
 ): Promise<ScalingPoint> {
   const fresh = await createFreshDb({ url, schemaPrefix: 'bench', poolSize: 2 });
   const dir = await mkdtemp(join(tmpdir(), 'ferry-bench-scaling-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env = {
-    DATABASE_URL: fresh.url!,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: join(dir, 'data'),
-    OPERATOR_API_KEY: OPERATOR_KEY,
-    RATE_LIMIT_PER_SECOND: '1000000',
-    LOG_LEVEL: 'error',
-  };
-  const api = ferry(['serve', '--no-worker', '--processes', String(n)], env);
-  const workers = ferry(['worker', '--processes', String(n)], env);
+  let service: Service | null = null;
   let probe: LagProbe | null = null;
   try {
-    await waitReady(base, 60_000);
-    await delay(1_000 + 250 * n); // the other processes of the primary start alongside
-    const admin = { authorization: `Bearer ${OPERATOR_KEY}` };
-    await call(base, '/admin/v1/import-suppliers/', {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({ code: SUPPLIER }),
+    service = await startService({
+      url: fresh.url!,
+      processes: n,
+      dir,
+      port: await freePort(),
+      supplier: SUPPLIER,
     });
-    const key = await call(base, '/admin/v1/api-keys/', {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({ name: 'scaling bench', import_suppliers: [SUPPLIER] }),
-    });
-    const graphql = await call(base, '/v1/graphql/', {
-      method: 'POST',
-      body: JSON.stringify({
-        query: 'mutation($k: String) { obtainToken(input: {APIKey: $k}) { token } }',
-        variables: { k: key.key },
-      }),
-    });
-    const token = (graphql.data as { obtainToken: { token: string } }).obtainToken.token;
-    const headers = { authorization: `Token ${token}` };
+    const { base, headers } = service;
     if (webhooks) {
       probe = await startLagProbe(fresh.db, SUPPLIER);
-      await call(base, '/admin/v1/webhook-endpoints/', {
-        method: 'POST',
-        headers: admin,
-        body: JSON.stringify({ url: probe.url, import_suppliers: [SUPPLIER] }),
-      });
+      await service.addWebhook(probe.url);
     }
 
     // End to end through the bulk path: N pushes at once, each with its share of the book.
-    const books = await writeBooks(dir, scale.accounts, n);
+    const books = await writeBooks({ dir, n: scale.accounts, parts: n, supplier: SUPPLIER });
     const t0 = performance.now();
-    const pushes = books.map((book, i) =>
-      ferry(
-        [
-          'push',
-          'accounts',
-          book,
-          '--url',
-          base,
-          '--api-key',
-          String(key.key),
-          '--report',
-          join(dir, `report-${i}.ndjson`),
-        ],
-        {},
-      ),
-    );
-    const sampled = await whileSampling(
-      fresh.db,
-      Promise.all(pushes.map((p) => once(p.child, 'exit').then(([c]) => c as number | null))),
-    );
-    const codes = sampled.result;
+    const sampled = await whileSampling(fresh.db, service.push(books));
     const pushSeconds = (performance.now() - t0) / 1000;
-    const failed = codes.findIndex((c) => c !== 0);
-    if (failed >= 0) throw new Error(`a push exited ${codes[failed]}: ${pushes[failed].tail()}`);
     const { rows } = await fresh.db.query<{ n: number }>(countProcessed, [SUPPLIER]);
     const count = rows[0].n;
     if (count !== scale.accounts) throw new Error(`${count} of ${scale.accounts} accounts PROCESSED`);
@@ -259,7 +144,7 @@ async function measure(
     };
   } finally {
     await probe?.stop();
-    await Promise.all([api.stop(), workers.stop()]);
+    await service?.stop();
     await rm(dir, { recursive: true, force: true });
     await fresh.cleanup().catch(() => {});
   }

@@ -1,0 +1,140 @@
+/**
+ * The cost count's figures (bench/cost.ts) as a fixed-width table for a CI log, and as JSON:
+ * per account for every run; per webhook delivery for every number of processes with both runs
+ * (the run with an endpoint less the one without, over its deliveries); and the ten statements
+ * with the most calls and the most buffers of each run.
+ */
+import type { CostRun } from './cost.ts';
+import type { Counts, Statement } from './cost-stats.ts';
+
+const METRICS: [keyof Counts, string][] = [
+  ['statements', 'statements'],
+  ['rows', 'rows returned/affected'],
+  ['rows_written', 'rows written'],
+  ['wal_bytes', 'WAL bytes'],
+  ['wal_records', 'WAL records'],
+  ['wal_fpi', 'WAL full pages'],
+  ['buffers', 'shared buffers touched'],
+  ['transactions', 'transactions committed'],
+  ['pg_cpu_us', 'PostgreSQL CPU µs'],
+  ['api_cpu_us', 'API CPU µs'],
+  ['worker_cpu_us', 'worker CPU µs'],
+  ['push_cpu_us', 'push CPU µs'],
+];
+
+type Figures = Record<keyof Counts, number>;
+
+const per = (counts: Counts, d: number): Figures =>
+  Object.fromEntries(METRICS.map(([k]) => [k, d > 0 ? counts[k] / d : 0])) as Figures;
+
+/** Per delivery at `processes`: (with − without) / deliveries, where both runs were made. */
+function perDelivery(runs: CostRun[], processes: number): Figures | null {
+  const plain = runs.find((r) => r.processes === processes && !r.webhooks);
+  const hooks = runs.find((r) => r.processes === processes && r.webhooks);
+  if (!plain || !hooks || hooks.deliveries === 0) return null;
+  return Object.fromEntries(
+    METRICS.map(([k]) => [k, (hooks.counts[k] - plain.counts[k]) / hooks.deliveries]),
+  ) as Figures;
+}
+
+const fmt = (v: number) =>
+  Math.abs(v) >= 1_000
+    ? Math.round(v).toLocaleString('en')
+    : Math.abs(v) >= 100
+      ? v.toFixed(0)
+      : v.toFixed(1);
+
+interface Column {
+  head: [string, string];
+  figures: Figures;
+  extra: [string, string, string];
+}
+
+function columns(runs: CostRun[]): Column[] {
+  const out: Column[] = [];
+  for (const n of [...new Set(runs.map((r) => r.processes))]) {
+    for (const r of runs.filter((x) => x.processes === n))
+      out.push({
+        head: [`${n} proc`, r.webhooks ? 'webhooks' : 'no hooks'],
+        figures: per(r.counts, r.accounts),
+        extra: [String(r.push_s), fmt(r.accounts / r.push_s), r.webhooks ? String(r.deliveries) : '-'],
+      });
+    const d = perDelivery(runs, n);
+    if (d) out.push({ head: [`${n} proc`, '/delivery'], figures: d, extra: ['-', '-', '-'] });
+  }
+  return out;
+}
+
+function statements(title: string, list: Statement[], accounts: number): string[] {
+  const head = `  ${'calls/acct'.padStart(10)} ${'rows/acct'.padStart(9)} ${'WAL B/acct'.padStart(10)} ${'bufs/acct'.padStart(9)}  query`;
+  return [
+    title,
+    head,
+    ...list.map(
+      (s) =>
+        `  ${fmt(s.calls / accounts).padStart(10)} ${fmt(s.rows / accounts).padStart(9)} ${fmt(s.wal_bytes / accounts).padStart(10)} ${fmt(s.buffers / accounts).padStart(9)}  ${s.query}`,
+    ),
+  ];
+}
+
+/** The table for a CI log: a column per run (per account) and per number of processes (per delivery). */
+export function costTable(report: { postgres: string; runs: CostRun[] }): string {
+  const cols = columns(report.runs);
+  const label = 24;
+  const w = 11;
+  const row = (name: string, cells: string[]) =>
+    `${name.padEnd(label)}${cells.map((c) => c.padStart(w)).join('')}`;
+  const accounts = report.runs[0]?.accounts ?? 0;
+  const lines = [
+    `What an account costs: ${accounts.toLocaleString('en')} accounts a run through the bulk path, PostgreSQL ${report.postgres} (a private cluster);`,
+    'per account, and per webhook delivery (the run with an endpoint less the one without, over its deliveries)',
+    row(
+      '',
+      cols.map((c) => c.head[0]),
+    ),
+    row(
+      '',
+      cols.map((c) => c.head[1]),
+    ),
+    row(
+      'push s',
+      cols.map((c) => c.extra[0]),
+    ),
+    row(
+      'accounts/s',
+      cols.map((c) => c.extra[1]),
+    ),
+    row(
+      'deliveries',
+      cols.map((c) => c.extra[2]),
+    ),
+    '-'.repeat(label + w * cols.length),
+    ...METRICS.map(([k, name]) =>
+      row(
+        name,
+        cols.map((c) => fmt(c.figures[k])),
+      ),
+    ),
+  ];
+  for (const r of report.runs) {
+    const which = `${r.processes} processes, ${r.webhooks ? 'webhooks' : 'no webhooks'}`;
+    lines.push(
+      '',
+      ...statements(`Top 10 statements by calls (${which}):`, r.byCalls, r.accounts),
+      ...statements(`Top 10 statements by shared buffers (${which}):`, r.byBuffers, r.accounts),
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The figures as `--json` writes them: totals, per account, per delivery, and the statements. */
+export function costJson(report: { postgres: string; runs: CostRun[] }) {
+  return {
+    postgres: report.postgres,
+    runs: report.runs.map((r) => ({ ...r, per_account: per(r.counts, r.accounts) })),
+    per_delivery: [...new Set(report.runs.map((r) => r.processes))].flatMap((n) => {
+      const d = perDelivery(report.runs, n);
+      return d ? [{ processes: n, ...d }] : [];
+    }),
+  };
+}

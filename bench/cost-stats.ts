@@ -1,0 +1,135 @@
+/**
+ * What PostgreSQL itself counted of a measured push (bench/cost.ts): pg_stat_statements for the
+ * statements, their rows, buffers and WAL; pg_stat_database for the rows written and the
+ * transactions; pg_stat_wal for the WAL of the whole cluster (autovacuum's and the checkpointer's
+ * included, as in production). Ferry connects as its own role, so the bench's own statements are
+ * told apart in pg_stat_statements; in pg_stat_database they are counted and taken off.
+ */
+import pg from 'pg';
+
+/** The role Ferry's processes connect as; the bench's own connections are `postgres`. */
+export const FERRY_ROLE = 'ferry';
+
+export interface Counts {
+  statements: number;
+  rows: number;
+  rows_written: number;
+  wal_bytes: number;
+  wal_records: number;
+  wal_fpi: number;
+  buffers: number;
+  transactions: number;
+  pg_cpu_us: number;
+  api_cpu_us: number;
+  worker_cpu_us: number;
+  push_cpu_us: number;
+}
+
+export interface Statement {
+  query: string;
+  calls: number;
+  rows: number;
+  buffers: number;
+  wal_bytes: number;
+}
+
+/** A connection of the bench's own to the measured database, counting the transactions it commits there. */
+export class Probe {
+  private client: pg.Client;
+  transactions = 0;
+  constructor(url: string) {
+    this.client = new pg.Client({ connectionString: url });
+  }
+  async connect() {
+    await this.client.connect();
+    return this;
+  }
+  async query<R>(text: string, params: unknown[] = []): Promise<R[]> {
+    this.transactions++;
+    return (await this.client.query(text, params)).rows as R[];
+  }
+  /** Ends the session, which flushes its statistics (a live backend flushes at most once a second). */
+  async end() {
+    await this.client.end();
+  }
+}
+
+/**
+ * Zeroes every counter the count reads: a checkpoint first, so that every run starts with the
+ * same pages to log whole after it (the first change to a page after a checkpoint writes all of it).
+ */
+export async function resetStats(probe: Probe): Promise<void> {
+  await probe.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  await probe.query('CHECKPOINT');
+  await probe.query(`SELECT pg_stat_statements_reset(), pg_stat_reset(), pg_stat_reset_shared('wal')`);
+}
+
+const byRole = `FROM pg_stat_statements s
+  JOIN pg_database d ON d.oid = s.dbid JOIN pg_roles r ON r.oid = s.userid
+ WHERE d.datname = $1 AND r.rolname = '${FERRY_ROLE}' AND s.toplevel`;
+const blocks = 's.shared_blks_hit + s.shared_blks_read + s.shared_blks_dirtied + s.shared_blks_written';
+
+/**
+ * The counts since the reset, read on `admin` (a session on another database) once Ferry's
+ * sessions and the probe's have ended; `probeTransactions` are the probe's, taken off.
+ */
+export async function readCounts(
+  admin: pg.Client,
+  database: string,
+  probeTransactions: number,
+): Promise<{ counts: Omit<Counts, `${string}_cpu_us`>; byCalls: Statement[]; byBuffers: Statement[] }> {
+  const [st] = (
+    await admin.query(
+      `SELECT coalesce(sum(s.calls), 0)::float8 AS statements, coalesce(sum(s.rows), 0)::float8 AS rows,
+              coalesce(sum(${blocks}), 0)::float8 AS buffers ${byRole}`,
+      [database],
+    )
+  ).rows;
+  const [db] = (
+    await admin.query(
+      `SELECT xact_commit::float8 AS transactions,
+              (tup_inserted + tup_updated + tup_deleted)::float8 AS rows_written
+         FROM pg_stat_database WHERE datname = $1`,
+      [database],
+    )
+  ).rows;
+  const [wal] = (
+    await admin.query('SELECT wal_records::float8, wal_fpi::float8, wal_bytes::float8 FROM pg_stat_wal')
+  ).rows;
+  const top = async (order: string) =>
+    (
+      await admin.query(
+        `SELECT left(regexp_replace(s.query, '\\s+', ' ', 'g'), 80) AS query, s.calls::float8 AS calls,
+                s.rows::float8 AS rows, (${blocks})::float8 AS buffers, s.wal_bytes::float8 AS wal_bytes
+           ${byRole} ORDER BY ${order} DESC LIMIT 10`,
+        [database],
+      )
+    ).rows as Statement[];
+  return {
+    counts: {
+      statements: st.statements,
+      rows: st.rows,
+      rows_written: db.rows_written,
+      wal_bytes: wal.wal_bytes,
+      wal_records: wal.wal_records,
+      wal_fpi: wal.wal_fpi,
+      buffers: st.buffers,
+      transactions: db.transactions - probeTransactions,
+    },
+    byCalls: await top('s.calls'),
+    byBuffers: await top(blocks),
+  };
+}
+
+/** Waits until no session of Ferry's role is left, so that every one has flushed its statistics. */
+export async function ferrySessionsEnded(admin: pg.Client, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const { rows } = await admin.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = '${FERRY_ROLE}'`,
+    );
+    if (rows[0].n === 0) return;
+    if (Date.now() > until) throw new Error(`${rows[0].n} sessions of Ferry still open after ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * `npm run bench -- --cost`: what an account costs, counted (docs/product.md, Targets). N
+ * accounts through the bulk path (`ferry push accounts` → bulk scheduling → worker processes, as
+ * the scaling series runs it, bench/ferry-service.ts), once without and once with a webhook
+ * endpoint, at each number of API + worker processes; per account, and per webhook delivery (the
+ * difference of the two runs over the deliveries the receiver got), the statements, rows, WAL,
+ * buffers and transactions PostgreSQL counted, its CPU, and each Ferry role's CPU.
+ *
+ * The counts come from PostgreSQL's own statistics, so they mean the same on every machine; the
+ * shared server does not load pg_stat_statements, so the step makes a private cluster
+ * (bench/cost-cluster.ts) with a fresh database for every run.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
+import { freePort } from '../test/helpers/ports.ts';
+import { createFreshDb } from '../test/helpers/test-db.ts';
+import { CLOCK_TICKS, type Cluster, reapedTicks, startCluster, treeTicks } from './cost-cluster.ts';
+import {
+  type Counts,
+  FERRY_ROLE,
+  ferrySessionsEnded,
+  Probe,
+  readCounts,
+  resetStats,
+  type Statement,
+} from './cost-stats.ts';
+import { type FerryProcess, type Service, startService, writeBooks } from './ferry-service.ts';
+import { startReceiver } from './lag-probe.ts';
+
+const SUPPLIER = 'COST';
+
+export interface CostRun {
+  processes: number;
+  webhooks: boolean;
+  accounts: number;
+  push_s: number;
+  /** Events the receiver got (each once), and the requests that carried them. */
+  deliveries: number;
+  posts: number;
+  /** Totals over the run (not per account). */
+  counts: Counts;
+  byCalls: Statement[];
+  byBuffers: Statement[];
+}
+
+export interface CostOptions {
+  accounts: number;
+  processes: number[];
+  /** Runs without a webhook endpoint too (the per-delivery figures need them). */
+  withoutWebhooks: boolean;
+  log: (m: string) => void;
+}
+
+const µs = (ticks: number) => Math.round((ticks * 1e6) / CLOCK_TICKS);
+
+/** Ferry's processes still running, killed if the bench is stopped before it stops them. */
+const live = new Set<FerryProcess>();
+
+interface RunContext {
+  cluster: Cluster;
+  admin: pg.Client;
+  accounts: number;
+  log: (m: string) => void;
+}
+
+async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promise<CostRun> {
+  const { cluster, admin, accounts } = ctx;
+  const database = `cost_${n}_${webhooks ? 'webhooks' : 'plain'}`;
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.query(`ALTER DATABASE ${database} OWNER TO ${FERRY_ROLE}`);
+  const dir = await mkdtemp(join(tmpdir(), 'ferry-bench-cost-'));
+  let service: Service | null = null;
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | null = null;
+  let probe: Probe | null = null;
+  try {
+    const fresh = await createFreshDb({
+      url: cluster.url('postgres', database),
+      schemaPrefix: 'cost',
+      poolSize: 1,
+    });
+    // Closed before the reset: a session flushes its counts up to seconds late, after the reset.
+    await fresh.db.close();
+    const url = new URL(fresh.url!);
+    url.username = FERRY_ROLE;
+    service = await startService({
+      url: url.href,
+      processes: n,
+      dir,
+      port: await freePort(),
+      supplier: SUPPLIER,
+    });
+    live.add(service.api).add(service.workers);
+    if (webhooks) {
+      receiver = await startReceiver(false);
+      await service.addWebhook(receiver.url);
+    }
+    const books = await writeBooks({ dir, n: accounts, parts: n, supplier: SUPPLIER });
+    probe = await new Probe(fresh.url!).connect();
+    await resetStats(probe);
+    const api = service.api.child.pid!;
+    const worker = service.workers.child.pid!;
+    const before = {
+      pg: treeTicks(cluster.pid()),
+      api: treeTicks(api),
+      worker: treeTicks(worker),
+      push: reapedTicks(),
+    };
+
+    const t0 = performance.now();
+    await service.push(books);
+    const pushSeconds = (performance.now() - t0) / 1000;
+    const pushTicks = reapedTicks() - before.push;
+    const [{ n: processed }] = await probe.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM import_processes WHERE import_supplier = $1 AND status = 'PROCESSED'`,
+      [SUPPLIER],
+    );
+    if (processed !== accounts) throw new Error(`${processed} of ${accounts} accounts PROCESSED`);
+    if (receiver) await deliveriesSettled(probe, receiver, 120_000);
+    const apiTicks = treeTicks(api) - before.api;
+    const workerTicks = treeTicks(worker) - before.worker;
+
+    // Every session ended, so that every one has flushed its statistics; then the reading.
+    await service.stop();
+    live.delete(service.api);
+    live.delete(service.workers);
+    service = null;
+    await receiver?.stop();
+    await probe.end();
+    const probeTransactions = probe.transactions;
+    probe = null;
+    await ferrySessionsEnded(admin, 30_000);
+    const pgTicks = treeTicks(cluster.pid()) - before.pg;
+    const read = await readCounts(admin, database, probeTransactions);
+    const run: CostRun = {
+      processes: n,
+      webhooks,
+      accounts,
+      push_s: Math.round(pushSeconds * 10) / 10,
+      deliveries: receiver?.delivered.size ?? 0,
+      posts: receiver?.posts() ?? 0,
+      counts: {
+        ...read.counts,
+        pg_cpu_us: µs(pgTicks),
+        api_cpu_us: µs(apiTicks),
+        worker_cpu_us: µs(workerTicks),
+        push_cpu_us: µs(pushTicks),
+      },
+      byCalls: read.byCalls,
+      byBuffers: read.byBuffers,
+    };
+    ctx.log(
+      `  ${n} processes${webhooks ? ', webhooks' : ''}: ${accounts} accounts in ${run.push_s} s${webhooks ? `, ${run.deliveries} deliveries in ${run.posts} requests` : ''}`,
+    );
+    return run;
+  } finally {
+    await probe?.end().catch(() => {});
+    if (service) {
+      await service.stop();
+      live.delete(service.api);
+      live.delete(service.workers);
+    }
+    await receiver?.stop();
+    await rm(dir, { recursive: true, force: true });
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
+  }
+}
+
+/** Waits until the receiver has every event of the supplier; each check is one of the probe's statements. */
+async function deliveriesSettled(
+  probe: Probe,
+  receiver: { delivered: Map<string, number>; gone(): string | null },
+  ms: number,
+): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const gone = receiver.gone();
+    if (gone) throw new Error(gone);
+    const [{ n }] = await probe.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM events WHERE import_supplier = $1',
+      [SUPPLIER],
+    );
+    if (receiver.delivered.size >= n) return;
+    if (Date.now() > until)
+      throw new Error(`${receiver.delivered.size} of ${n} events delivered after ${ms / 1000} s`);
+    await delay(250);
+  }
+}
+
+/** Kills what a stopped bench leaves: Ferry's processes and the cluster. Synchronous, for 'exit'. */
+function emergency(cluster: Cluster) {
+  for (const p of live) p.child.kill('SIGKILL');
+  cluster.remove();
+}
+
+/** The runs, in order: for each number of processes, without (when asked) and with webhooks. */
+export async function benchCost(opts: CostOptions): Promise<{ postgres: string; runs: CostRun[] }> {
+  const cluster = startCluster(await freePort());
+  const onExit = () => emergency(cluster);
+  const onSignal = (signal: NodeJS.Signals) => {
+    opts.log(`${signal}: removing the private cluster`);
+    emergency(cluster);
+    process.exit(130);
+  };
+  process.once('exit', onExit);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const admin = new pg.Client({ connectionString: cluster.url('postgres', 'postgres') });
+  try {
+    await admin.connect();
+    try {
+      await admin.query('CREATE EXTENSION pg_stat_statements');
+    } catch (err) {
+      throw new Error(`--cost: pg_stat_statements could not be loaded (${(err as Error).message})`);
+    }
+    await admin.query(`CREATE ROLE ${FERRY_ROLE} SUPERUSER LOGIN`);
+    opts.log(`cost: a private PostgreSQL ${cluster.version}; ${opts.accounts} accounts a run`);
+    const runs: CostRun[] = [];
+    const ctx: RunContext = { cluster, admin, accounts: opts.accounts, log: opts.log };
+    for (const n of opts.processes) {
+      if (opts.withoutWebhooks) runs.push(await measureOnce(ctx, n, false));
+      runs.push(await measureOnce(ctx, n, true));
+    }
+    return { postgres: cluster.version, runs };
+  } finally {
+    await admin.end().catch(() => {});
+    for (const p of live) await p.stop();
+    cluster.remove();
+    process.off('exit', onExit);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
