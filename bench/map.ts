@@ -48,7 +48,7 @@ class CsvFile {
 }
 
 /** Writes the export of `n` accounts into `dir`; answers its rows. */
-function generate(dir: string, n: number): number {
+export function generate(dir: string, n: number): number {
   copyFileSync(PROFILE, join(dir, 'profile.yaml'));
   const file = (name: string, header: string[]) => new CsvFile(join(dir, name), header.join(';'));
   const accounts = file('ACCOUNTS.CSV', [

@@ -6,9 +6,9 @@
  * `meter_points.csv:7`), for reporting the service's errors against the source.
  */
 import { basename } from 'node:path';
-import { cellValue } from './cell-values.ts';
+import { type CellConverter, CellProblem, compileCell } from './cell-values.ts';
 import type { ProblemLog } from './mapping-problems.ts';
-import type { BookPlan, FilePlan, ObjectPlan } from './profile-plan.ts';
+import type { BookPlan, FieldPlan, FilePlan, ObjectPlan } from './profile-plan.ts';
 
 /** A row as the buckets keep it: its line, then the kept columns' cells. */
 export type SourceRow = [number, ...string[]];
@@ -26,7 +26,38 @@ interface Where {
   /** The group number's index, 0 outside a group. */
   n: number;
   attr: string;
-  sources: Record<string, string>;
+  sources: string[];
+}
+
+/** What a file's rows make, compiled once per plan: each field's converter, the file's key columns. */
+interface Compiled {
+  converters: Map<FieldPlan, CellConverter>;
+  /** Per file: its name in source lines, and its key's places in a SourceRow. */
+  names: string[];
+  keyAt: number[][];
+}
+
+const compiledPlans = new WeakMap<BookPlan, Compiled>();
+
+function compiled(plan: BookPlan): Compiled {
+  let c = compiledPlans.get(plan);
+  if (c) return c;
+  const converters = new Map<FieldPlan, CellConverter>();
+  const visit = (f: FilePlan, o: ObjectPlan) => {
+    for (const field of o.fields) {
+      converters.set(field, compileCell(field.spec, field.kind, f.file.format.decimal));
+    }
+    for (const inline of o.objects) visit(f, inline.plan);
+    for (const g of o.groups) visit(f, g.plan);
+  };
+  for (const f of plan.files) visit(f, f.plan);
+  c = {
+    converters,
+    names: plan.files.map((f) => basename(f.file.path)),
+    keyAt: plan.files.map((f) => f.file.key.map((k) => f.columns.indexOf(k) + 1)),
+  };
+  compiledPlans.set(plan, c);
+  return c;
 }
 
 const filled = (row: SourceRow, col: number) => col >= 0 && (row[col + 1] as string).trim() !== '';
@@ -35,16 +66,12 @@ const child = (attr: string, name: string) => (attr ? `${attr}.${name}` : name);
 
 function buildObject(ctx: RowContext, plan: ObjectPlan, at: Where): Record<string, unknown> {
   const { f, row, n } = at;
+  const c = compiled(ctx.plan);
   const out: Record<string, unknown> = {};
   for (const field of plan.fields) {
     const col = field.cols[n];
-    const got = cellValue(
-      field.spec,
-      field.kind,
-      col < 0 ? undefined : (row[col + 1] as string),
-      f.file.format.decimal,
-    );
-    if ('code' in got) {
+    const got = (c.converters.get(field) as CellConverter)(col < 0 ? undefined : (row[col + 1] as string));
+    if (got instanceof CellProblem) {
       ctx.problems.add({
         code: got.code,
         file: basename(f.file.path),
@@ -54,47 +81,69 @@ function buildObject(ctx: RowContext, plan: ObjectPlan, at: Where): Record<strin
         key: field.key,
         detail: got.detail,
       });
-    } else if (got.value !== undefined) out[field.name] = got.value;
+    } else if (got !== undefined) out[field.name] = got;
   }
   for (const o of plan.objects) {
     if (o.when && !o.whenCols.some((cols) => filled(row, cols[n]))) continue;
     const attr = o.array ? `${child(at.attr, o.name)}.0` : child(at.attr, o.name);
-    const made = buildObject(ctx, o.plan, { ...at, attr });
+    const made = buildObject(ctx, o.plan, { f, row, n, attr, sources: at.sources });
     out[o.name] = o.array ? [made] : made;
   }
   for (const g of plan.groups) {
-    const items: Record<string, unknown>[] = [];
+    let items: Record<string, unknown>[] | null = null;
     for (let i = 0; i < g.whenCols.length; i++) {
       if (!filled(row, g.whenCols[i])) continue;
-      items.push(
-        buildObject(ctx, g.plan, { ...at, n: i, attr: `${child(at.attr, g.name)}.${items.length}` }),
-      );
+      items ??= [];
+      const attr = `${child(at.attr, g.name)}.${items.length}`;
+      items.push(buildObject(ctx, g.plan, { f, row, n: i, attr, sources: at.sources }));
     }
-    if (items.length > 0) out[g.name] = items;
+    if (items !== null) out[g.name] = items;
   }
   if (plan.children.length > 0) {
-    const keyAt = f.file.key.map((c) => f.columns.indexOf(c) + 1);
+    const keyAt = c.keyAt[f.index];
     const key = keyAt.length === 1 ? (row[keyAt[0]] as string) : keyAt.map((j) => row[j]).join(KEY_SEPARATOR);
-    for (const c of plan.children) {
-      const rows = ctx.children[c.file].get(key);
+    for (const ch of plan.children) {
+      const rows = ctx.children[ch.file].get(key);
       if (!rows) continue;
-      ctx.children[c.file].delete(key);
-      out[c.name] = rows.map((r, i) =>
-        buildRow(ctx, { file: c.file, row: r, attr: `${child(at.attr, c.name)}.${i}`, sources: at.sources }),
-      );
+      ctx.children[ch.file].delete(key);
+      const prefix = `${child(at.attr, ch.name)}.`;
+      const items = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        items[i] = buildRow(ctx, { file: ch.file, row: rows[i], attr: `${prefix}${i}`, sources: at.sources });
+      }
+      out[ch.name] = items;
     }
   }
   return out;
 }
 
-/** The object a row of file `file` makes, recording its source under `attr`. */
+/**
+ * The object a row of file `file` makes, recording its source under `attr` in `sources`: pairs of
+ * attr and row, flat (an object keyed by every attr would make the engine intern each one).
+ */
 export function buildRow(
   ctx: RowContext,
-  at: { file: number; row: SourceRow; attr: string; sources: Record<string, string> },
+  at: { file: number; row: SourceRow; attr: string; sources: string[] },
 ): Record<string, unknown> {
   const f = ctx.plan.files[at.file];
-  at.sources[at.attr] = `${basename(f.file.path)}:${at.row[0]}`;
+  at.sources.push(at.attr, `${compiled(ctx.plan).names[at.file]}:${at.row[0]}`);
   return buildObject(ctx, f.plan, { f, row: at.row, n: 0, attr: at.attr, sources: at.sources });
+}
+
+/** The sources pairs as the object they stand for. */
+export function sourcesObject(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < pairs.length; i += 2) out[pairs[i]] = pairs[i + 1];
+  return out;
+}
+
+/** The sources pairs as JSON: what JSON.stringify of their object writes (no attr is a number). */
+export function sourcesJson(pairs: string[]): string {
+  let out = '{';
+  for (let i = 0; i < pairs.length; i += 2) {
+    out += `${i === 0 ? '' : ','}${JSON.stringify(pairs[i])}:${JSON.stringify(pairs[i + 1])}`;
+  }
+  return `${out}}`;
 }
 
 /**

@@ -9,7 +9,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { buildRow, type RowContext, type SourceRow } from './build-account.ts';
+import { buildRow, type RowContext, type SourceRow, sourcesJson, sourcesObject } from './build-account.ts';
 import { readCsvRows } from './csv-rows.ts';
 import { hash64, KeyIndex } from './key-index.ts';
 import { ProblemLog } from './mapping-problems.ts';
@@ -20,6 +20,8 @@ export interface MappedAccount {
   account: Record<string, unknown>;
   /** The source row of each object of the account: `customers.1` → `customers.csv:4`. */
   sources: Record<string, string>;
+  /** The same as JSON, where the mapping made it (made on demand: the book's writer wants only this). */
+  sourcesJson?: () => string;
 }
 
 export interface MapOptions {
@@ -267,10 +269,20 @@ async function assemble(
       }
       seen.set(key, row[0] as number);
     }
-    const sources: Record<string, string> = {};
-    const account = buildRow(rowContext, { file: 0, row, attr: '', sources });
+    const pairs: string[] = [];
+    const account = buildRow(rowContext, { file: 0, row, attr: '', sources: pairs });
     accounts++;
-    await ctx.emit({ account, sources });
+    let sources: Record<string, string> | undefined;
+    const mapped: MappedAccount = {
+      account,
+      get sources() {
+        sources ??= sourcesObject(pairs);
+        return sources;
+      },
+    };
+    // Not enumerable: a mapped account compares equal to {account, sources}.
+    Object.defineProperty(mapped, 'sourcesJson', { value: () => sourcesJson(pairs) });
+    await ctx.emit(mapped);
   }
   // Whatever no parent took is an orphan: its key matched no parent row of this bucket.
   for (let i = 1; i < plan.files.length; i++) {
