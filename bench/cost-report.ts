@@ -37,12 +37,13 @@ function perDelivery(runs: CostRun[], processes: number): Figures | null {
   ) as Figures;
 }
 
-const fmt = (v: number) =>
-  Math.abs(v) >= 1_000
-    ? Math.round(v).toLocaleString('en')
-    : Math.abs(v) >= 100
-      ? v.toFixed(0)
-      : v.toFixed(1);
+/** Three significant figures at most, thousands grouped: 0.00412, 0.412, 41.2, 412, 4,120. */
+const fmt = (v: number) => {
+  const a = Math.abs(v);
+  if (a >= 1_000) return Math.round(v).toLocaleString('en');
+  if (a === 0) return '0';
+  return String(Number(v.toPrecision(3)));
+};
 
 interface Column {
   head: [string, string];
