@@ -45,7 +45,6 @@ CREATE TABLE accounts (
   balance numeric NOT NULL DEFAULT 0,
   last_billed_to_date date,
   open_statement_start date NOT NULL DEFAULT CURRENT_DATE,
-  payload jsonb NOT NULL DEFAULT '{}'::jsonb,
   CONSTRAINT accounts_import_process_id_fkey FOREIGN KEY (import_process_id) REFERENCES import_processes(id),
   CONSTRAINT accounts_import_supplier_external_account_number_key UNIQUE (import_supplier, external_account_number),
   CONSTRAINT accounts_import_supplier_fkey FOREIGN KEY (import_supplier) REFERENCES import_suppliers(code),

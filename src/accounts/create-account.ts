@@ -166,15 +166,14 @@ const ACCOUNT_COLUMNS: [string, string][] = [
 ];
 /**
  * Many accounts in one statement; a row whose random number is taken is skipped (see
- * createAccounts). The full payload is copied from the account's import process inside the
- * database rather than sent again: the same bytes, without a second trip and parse.
+ * createAccounts). The full payload stays on the account's import process, and only there
+ * (migration 0029, decision 0098).
  */
 const insertAccounts = sql(
   'insertAccounts',
-  `INSERT INTO accounts (${ACCOUNT_COLUMNS.map(([c]) => c).join(', ')}, payload)
-   SELECT ${ACCOUNT_COLUMNS.map(([c]) => `r.${c}`).join(', ')}, p.payload
+  `INSERT INTO accounts (${ACCOUNT_COLUMNS.map(([c]) => c).join(', ')})
+   SELECT ${ACCOUNT_COLUMNS.map(([c]) => `r.${c}`).join(', ')}
      FROM jsonb_to_recordset($1::jsonb) AS r(${ACCOUNT_COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})
-     JOIN import_processes p ON p.id = r.import_process_id
    ON CONFLICT (number) DO NOTHING
    RETURNING id, number`,
 );

@@ -58,12 +58,13 @@ const insertVersion = sql(
    RETURNING registry, version, uploaded_by, uploaded_at, counts`,
 );
 const notifyChanged = sql('notifyReferenceChanged', `SELECT pg_notify('${REFERENCE_CHANGED_CHANNEL}', $1)`);
-// Who names a value: the accounts (their stored payload) and the processes not CANCELLED.
+// Who names a value: the accounts (the payload their process keeps, migration 0029) and the
+// processes not CANCELLED.
 const countInUse = sql(
   'countReferenceInUse',
   `SELECT
-     (SELECT count(*)::int FROM accounts a
-       WHERE EXISTS (SELECT 1 FROM unnest($2::text[]) AS path(p), jsonb_path_query(a.payload, path.p::jsonpath) v
+     (SELECT count(*)::int FROM accounts a JOIN import_processes ap ON ap.id = a.import_process_id
+       WHERE EXISTS (SELECT 1 FROM unnest($2::text[]) AS path(p), jsonb_path_query(ap.payload, path.p::jsonpath) v
                       WHERE v #>> '{}' = ANY($1::text[]))) AS accounts,
      (SELECT count(*)::int FROM import_processes i
        WHERE i.status <> 'CANCELLED'

@@ -70,9 +70,14 @@ describe('account-creation worker', () => {
     assert.equal(s.status, 'PROCESSED');
     assert.match(s.account_number!, /^A-[0-9A-F]{8}$/);
     const acc = (
-      await t.db.query<Record<string, unknown>>(sql('', 'SELECT * FROM accounts WHERE number = $1'), [
-        s.account_number,
-      ])
+      await t.db.query<Record<string, unknown>>(
+        // The payload is kept on the account's process (migration 0029).
+        sql(
+          '',
+          'SELECT a.*, p.payload FROM accounts a JOIN import_processes p ON p.id = a.import_process_id WHERE a.number = $1',
+        ),
+        [s.account_number],
+      )
     ).rows[0];
     assert.deepEqual(acc.payload, payload);
     assert.equal(String(acc.balance), '30.00');
@@ -209,9 +214,13 @@ describe('account-creation worker', () => {
       numbers.add(s.account_number!);
       assert.equal(await count('meter_points', s.account_number!), 2);
       const acc = (
-        await t.db.query<{ payload: unknown }>(sql('', 'SELECT payload FROM accounts WHERE number = $1'), [
-          s.account_number,
-        ])
+        await t.db.query<{ payload: unknown }>(
+          sql(
+            '',
+            'SELECT p.payload FROM accounts a JOIN import_processes p ON p.id = a.import_process_id WHERE a.number = $1',
+          ),
+          [s.account_number],
+        )
       ).rows[0];
       assert.deepEqual(acc.payload, payload, 'each account keeps its own payload');
       assert.deepEqual(await events('W', external), ['CREATED', 'STARTED', 'PROCESSED']);

@@ -56,7 +56,14 @@ describe('what validation accepts, storage keeps exactly', () => {
       ),
       [a.id],
     );
-    const payload = await t.db.query<Obj>(sql('', 'SELECT payload FROM accounts WHERE id = $1'), [a.id]);
+    // The account's payload is kept on the process that created it (migration 0029).
+    const payload = await t.db.query<Obj>(
+      sql(
+        '',
+        'SELECT p.payload FROM accounts a JOIN import_processes p ON p.id = a.import_process_id WHERE a.id = $1',
+      ),
+      [a.id],
+    );
     return {
       account: a,
       ledger: ledger.rows[0],
