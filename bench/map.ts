@@ -9,6 +9,7 @@ import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type FileName, HEADERS } from '../test/flat-files/legacy-export-inverse.ts';
 
 const PROFILE = new URL('../examples/legacy-export/profile.yaml', import.meta.url).pathname;
 
@@ -50,66 +51,13 @@ class CsvFile {
 /** Writes the export of `n` accounts into `dir`; answers its rows. */
 export function generate(dir: string, n: number): number {
   copyFileSync(PROFILE, join(dir, 'profile.yaml'));
-  const file = (name: string, header: string[]) => new CsvFile(join(dir, name), header.join(';'));
-  const accounts = file('ACCOUNTS.CSV', [
-    'ACCOUNT_NO',
-    'ACCOUNT_KIND',
-    'BILL_NAME',
-    'BILL_ADDR_1',
-    'BILL_ADDR_2',
-    'BILL_POSTCODE',
-    'LAST_BILLED',
-    'BALANCE',
-    'STATEMENT_DATE',
-  ]);
-  const customers = file('CUSTOMERS.CSV', [
-    'ACCOUNT_NO',
-    'TITLE',
-    'FIRST_NAME',
-    'SURNAME',
-    'EMAIL',
-    'MOBILE',
-    'BIRTH_DATE',
-  ]);
-  const premises = file('PREMISES.CSV', [
-    'PREMISE_ID',
-    'ACCOUNT_NO',
-    'ADDR_1',
-    'ADDR_2',
-    'POSTCODE',
-    'MOVED_IN',
-  ]);
-  const points = file('METER_POINTS.CSV', [
-    'MPXN',
-    'PREMISE_ID',
-    'FUEL',
-    'SUPPLIER_ID',
-    'SHIPPER',
-    'SUPPLY_START',
-    'PROFILE_CLASS',
-    'SSC',
-    'TARIFF',
-    'TARIFF_FROM',
-    'AQ_KWH',
-    'EAC_1_TPR',
-    'EAC_1_KWH',
-    'EAC_2_TPR',
-    'EAC_2_KWH',
-    'USAGE_FROM',
-  ]);
-  const meters = file('METERS.CSV', [
-    'MPXN',
-    'SERIAL',
-    'INSTALLED',
-    'GAS_DIGITS',
-    'REG_1_ID',
-    'REG_1_TPR',
-    'REG_1_DIGITS',
-    'REG_2_ID',
-    'REG_2_TPR',
-    'REG_2_DIGITS',
-  ]);
-  const readings = file('READINGS.CSV', ['MPXN', 'SERIAL', 'REGISTER', 'READ_DATE', 'READING', 'READ_TYPE']);
+  const file = (name: FileName) => new CsvFile(join(dir, name), HEADERS[name].join(';'));
+  const accounts = file('ACCOUNTS.CSV');
+  const customers = file('CUSTOMERS.CSV');
+  const premises = file('PREMISES.CSV');
+  const points = file('METER_POINTS.CSV');
+  const meters = file('METERS.CSV');
+  const readings = file('READINGS.CSV');
   const order = [1, 7_919, 104_729, 1_299_709, 15_485_863, 179_424_673].map((step) => shuffled(n, step));
   const premisesOf = (i: number) => (i % 10 === 0 ? [`P${i}`, `P${i}b`] : [`P${i}`]);
   const pointsOf = (pid: string, i: number) => (i % 2 === 0 ? [`E${pid}`, `G${pid}`] : [`E${pid}`]);

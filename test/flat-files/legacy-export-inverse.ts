@@ -12,7 +12,8 @@ import iconv from 'iconv-lite';
 // biome-ignore lint/suspicious/noExplicitAny: generated JSON
 export type Obj = Record<string, any>;
 
-const HEADERS = {
+/** Each file's header: also what the mapping benchmark (bench/map.ts) generates its export with. */
+export const HEADERS = {
   'ACCOUNTS.CSV': [
     'ACCOUNT_NO',
     'ACCOUNT_KIND',
@@ -59,7 +60,7 @@ const HEADERS = {
   'READINGS.CSV': ['MPXN', 'SERIAL', 'REGISTER', 'READ_DATE', 'READING', 'READ_TYPE'],
 } as const;
 
-type FileName = keyof typeof HEADERS;
+export type FileName = keyof typeof HEADERS;
 
 const date = (iso: string | undefined) =>
   iso === undefined ? '' : `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
