@@ -118,7 +118,7 @@ export function costTable(report: { postgres: string; runs: CostRun[] }): string
     ),
   ];
   for (const r of report.runs) {
-    const which = `${r.processes} processes, ${r.webhooks ? 'webhooks' : 'no webhooks'}`;
+    const which = `${r.processes} process${r.processes === 1 ? '' : 'es'}, ${r.webhooks ? 'webhooks' : 'no webhooks'}`;
     lines.push(
       '',
       ...statements(`Top 10 statements by calls (${which}):`, r.byCalls, r.accounts),

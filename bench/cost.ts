@@ -17,7 +17,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from '../test/helpers/ports.ts';
 import { createFreshDb } from '../test/helpers/test-db.ts';
-import { CLOCK_TICKS, type Cluster, reapedTicks, startCluster, treeTicks } from './cost-cluster.ts';
+import {
+  CLOCK_TICKS,
+  type Cluster,
+  CostUnavailable,
+  reapedTicks,
+  startCluster,
+  treeTicks,
+} from './cost-cluster.ts';
 import {
   type Counts,
   FERRY_ROLE,
@@ -152,7 +159,7 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
       byBuffers: read.byBuffers,
     };
     ctx.log(
-      `  ${n} processes${webhooks ? ', webhooks' : ''}: ${accounts} accounts in ${run.push_s} s${webhooks ? `, ${run.deliveries} deliveries in ${run.posts} requests` : ''}`,
+      `  ${n} process${n === 1 ? '' : 'es'}${webhooks ? ', webhooks' : ''}: ${accounts} accounts in ${run.push_s} s${webhooks ? `, ${run.deliveries} deliveries in ${run.posts} requests` : ''}`,
     );
     return run;
   } finally {
@@ -213,7 +220,7 @@ export async function benchCost(opts: CostOptions): Promise<{ postgres: string; 
     try {
       await admin.query('CREATE EXTENSION pg_stat_statements');
     } catch (err) {
-      throw new Error(`--cost: pg_stat_statements could not be loaded (${(err as Error).message})`);
+      throw new CostUnavailable(`--cost: pg_stat_statements could not be loaded (${(err as Error).message})`);
     }
     await admin.query(`CREATE ROLE ${FERRY_ROLE} SUPERUSER LOGIN`);
     opts.log(`cost: a private PostgreSQL ${cluster.version}; ${opts.accounts} accounts a run`);
