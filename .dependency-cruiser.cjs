@@ -19,8 +19,9 @@ const LAYERS = [
   { name: 'events', rank: 6, path: '^src/events/' },
   { name: 'account-import', rank: 7, path: '^src/account-import/' },
   { name: 'follow-ups', rank: 7, path: '^src/follow-ups/' },
-  // CSV files + a mapping profile → account payloads: a library the CLI uses; reads the payload's schema.
-  { name: 'flat-files', rank: 7, path: '^src/flat-files/' },
+  // CSV files + a mapping profile → account payloads and follow-up bodies: a library the CLI uses;
+  // reads the schemas of the payload and of the follow-up bodies (so it sits above follow-ups).
+  { name: 'flat-files', rank: 8, path: '^src/flat-files/' },
   { name: 'api', rank: 8, path: '^src/api/' },
   { name: 'dashboard', rank: 8, path: '^src/dashboard/' },
   { name: 'composition', rank: 9, path: '^src/((app|server|worker-process)[.]ts$|cli/|client/)' },
