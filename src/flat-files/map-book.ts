@@ -42,7 +42,8 @@ export interface MapResult {
 const KEY_SEPARATOR = '\u001f';
 /** The bucket a key index gives a row that is itself an orphan. */
 const ORPHANED = -2;
-const FLUSH_CHARS = 1 << 18;
+/** A bucket's pending rows, in UTF-16 units (some 200 buckets pend at once at 1.5 million accounts). */
+const FLUSH_CHARS = 1 << 16;
 
 const keyOf = (cells: string[], at: number[]) =>
   at.length === 1 ? cells[at[0]] : at.map((i) => cells[i]).join(KEY_SEPARATOR);
@@ -177,6 +178,11 @@ async function partition(plan: BookPlan, ctx: { dir: string; buckets: number; pr
     }
     writer.close();
     f.positions = positions;
+    // A parent's index is done with once the last of its child files is read: 1.5 million
+    // accounts' premises alone fill a 64 MiB table.
+    if (f.parent >= 0 && !plan.files.some((c) => c.index > f.index && c.parent === f.parent)) {
+      indexes[f.parent] = new KeyIndex(1);
+    }
   }
   return rows;
 }
