@@ -203,7 +203,9 @@ function emergency(cluster: Cluster) {
 }
 
 /** The runs, in order: for each number of processes, without (when asked) and with webhooks. */
-export async function benchCost(opts: CostOptions): Promise<{ postgres: string; runs: CostRun[] }> {
+export async function benchCost(
+  opts: CostOptions,
+): Promise<{ postgres: string; runs: CostRun[]; error?: string }> {
   const cluster = startCluster(await freePort());
   const onExit = () => emergency(cluster);
   const onSignal = (signal: NodeJS.Signals) => {
@@ -226,9 +228,14 @@ export async function benchCost(opts: CostOptions): Promise<{ postgres: string; 
     opts.log(`cost: a private PostgreSQL ${cluster.version}; ${opts.accounts} accounts a run`);
     const runs: CostRun[] = [];
     const ctx: RunContext = { cluster, admin, accounts: opts.accounts, log: opts.log };
-    for (const n of opts.processes) {
-      if (opts.withoutWebhooks) runs.push(await measureOnce(ctx, n, false));
-      runs.push(await measureOnce(ctx, n, true));
+    // A run that fails ends the count, but the runs before it are still reported.
+    try {
+      for (const n of opts.processes) {
+        if (opts.withoutWebhooks) runs.push(await measureOnce(ctx, n, false));
+        runs.push(await measureOnce(ctx, n, true));
+      }
+    } catch (err) {
+      return { postgres: cluster.version, runs, error: err instanceof Error ? err.message : String(err) };
     }
     return { postgres: cluster.version, runs };
   } finally {

@@ -281,6 +281,10 @@ async function runCost(): Promise<void> {
   const n = accounts ?? (scale.quick ? 2_000 : 20_000);
   // Quick (CI): the runs with a webhook endpoint only, so no per-delivery figures, to stay near a minute.
   costReport = await benchCost({ accounts: n, processes: counts, withoutWebhooks: !scale.quick, log });
+  if (costReport.error) {
+    log(`cost: a run failed, the table has the runs before it: ${costReport.error}`);
+    exitCode = 1;
+  }
 }
 
 try {
