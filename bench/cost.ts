@@ -10,6 +10,7 @@
  * shared server does not load pg_stat_statements, so the step makes a private cluster
  * (bench/cost-cluster.ts) with a fresh database for every run.
  */
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,8 @@ const µs = (ticks: number) => Math.round((ticks * 1e6) / CLOCK_TICKS);
 
 /** Ferry's processes still running, killed if the bench is stopped before it stops them. */
 const live = new Set<FerryProcess>();
+/** The runs' directories (books, reports, the service's data), removed then too. */
+const dirs = new Set<string>();
 
 interface RunContext {
   cluster: Cluster;
@@ -79,6 +82,7 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
   await admin.query(`CREATE DATABASE ${database}`);
   await admin.query(`ALTER DATABASE ${database} OWNER TO ${FERRY_ROLE}`);
   const dir = await mkdtemp(join(tmpdir(), 'ferry-bench-cost-'));
+  dirs.add(dir);
   let service: Service | null = null;
   let receiver: Awaited<ReturnType<typeof startReceiver>> | null = null;
   let probe: Probe | null = null;
@@ -171,6 +175,7 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
     }
     await receiver?.stop();
     await rm(dir, { recursive: true, force: true });
+    dirs.delete(dir);
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
   }
 }
@@ -200,6 +205,7 @@ async function deliveriesSettled(
 function emergency(cluster: Cluster) {
   for (const p of live) p.child.kill('SIGKILL');
   cluster.remove();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
 
 /** The runs, in order: for each number of processes, without (when asked) and with webhooks. */
