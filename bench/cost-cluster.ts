@@ -63,6 +63,13 @@ function readStat(pid: number | 'self'): Stat | null {
   }
 }
 
+/** The live children of `parent`, by process id. */
+export function childPids(parent: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && readStat(Number(entry))?.ppid === parent)
+    .map(Number);
+}
+
 /**
  * CPU ticks of a process tree so far: the root and every live descendant, each with what it has
  * reaped of its own children (a PostgreSQL backend that ended counts in the postmaster's).

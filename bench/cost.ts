@@ -22,6 +22,7 @@ import {
   CLOCK_TICKS,
   type Cluster,
   CostUnavailable,
+  childPids,
   reapedTicks,
   startCluster,
   treeTicks,
@@ -203,7 +204,12 @@ async function deliveriesSettled(
 
 /** Kills what a stopped bench leaves: Ferry's processes and the cluster. Synchronous, for 'exit'. */
 function emergency(cluster: Cluster) {
-  for (const p of live) p.child.kill('SIGKILL');
+  // Every child: Ferry's processes (those still starting too), the pushes, the receiver.
+  for (const pid of childPids(process.pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
   cluster.remove();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
