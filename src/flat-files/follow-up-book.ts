@@ -103,7 +103,10 @@ function documentProblem(dir: string, path: string) {
   }
   const head = Buffer.alloc(PDF_MAGIC.length);
   try {
+    // A folder opens, and reading it fails (EISDIR): it is not a PDF either.
     readSync(fd, head, 0, head.length, 0);
+  } catch {
+    head.fill(0);
   } finally {
     closeSync(fd);
   }

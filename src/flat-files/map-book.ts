@@ -87,12 +87,14 @@ async function checkHeaders(plan: BookPlan, problems: ProblemLog) {
 }
 
 /**
- * A bucket's rows are written as UTF-16 with lone surrogates between cells and after each row:
- * decoded text never holds a lone surrogate (a decoder makes U+FFFD of what it cannot read), so no
- * cell needs escaping, and UTF-16 is copied to and from the file rather than transcoded.
+ * A bucket's rows are written as UTF-16 with two high surrogates in a row between cells and after
+ * each row: decoded text is well-formed (a decoder makes U+FFFD of what it cannot read), and in
+ * well-formed UTF-16 a high surrogate is always followed by a low one, so neither mark can occur
+ * in a cell (one high surrogate alone can: it starts every character past U+FFFF), no cell needs
+ * escaping, and UTF-16 is copied to and from the file rather than transcoded.
  */
-const CELL_END = '\uD800';
-const ROW_END = '\uDBFF';
+const CELL_END = '\uD800\uD800';
+const ROW_END = '\uDBFF\uDBFF';
 
 class BucketWriter {
   private readonly pending: string[];

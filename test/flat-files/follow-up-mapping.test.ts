@@ -83,7 +83,7 @@ describe('follow-up profiles', () => {
     });
   });
 
-  it('a PDF outside the folder, missing or not a PDF is a problem at its row and column', async () => {
+  it('a PDF outside the folder, missing, not a PDF or a folder is a problem at its row and column', async () => {
     const folder = join(dir, 'bad');
     mkdirSync(join(folder, 'pdfs'), { recursive: true });
     writeFileSync(join(folder, 'pdfs', 's1.pdf'), '%PDF-1.4\n');
@@ -97,6 +97,7 @@ describe('follow-up profiles', () => {
         '100001,S-2,01/10/2024,31/10/2024,pdfs/s2.pdf',
         '100002,S-3,01/10/2024,31/10/2024,pdfs/s3.pdf',
         '100003,S-4,01/10/2024,31/10/2024,../secret.pdf',
+        '100003,S-5,01/10/2024,31/10/2024,pdfs',
         '',
       ].join('\n'),
     );
@@ -108,7 +109,8 @@ describe('follow-up profiles', () => {
       `ferry map: STATEMENTS.CSV:3:5 document_not_found ${key}: pdfs/s2.pdf: ENOENT in the profile's folder`,
       `ferry map: STATEMENTS.CSV:4:5 invalid_statement_document ${key}: pdfs/s3.pdf is not a PDF (by its first bytes)`,
       `ferry map: STATEMENTS.CSV:5:5 invalid_document_path ${key}: "../secret.pdf" is not a path inside the profile's folder`,
-      'ferry map: 3 problem(s) in the source files (document_not_found 1, invalid_statement_document 1, invalid_document_path 1); nothing was written.',
+      `ferry map: STATEMENTS.CSV:6:5 invalid_statement_document ${key}: pdfs is not a PDF (by its first bytes)`,
+      'ferry map: 4 problem(s) in the source files (invalid_statement_document 2, document_not_found 1, invalid_document_path 1); nothing was written.',
     ]);
   });
 
