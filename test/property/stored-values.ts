@@ -55,8 +55,7 @@ const q = (name: string, text: string) => sql(name, text);
 const ACCOUNT = q(
   'propAccount',
   `SELECT a.id, a.billing_name, a.account_type, a.balance::text AS balance,
-          a.last_billed_to_date::text AS last_billed_to_date, a.payload::text AS payload,
-          p.payload::text AS process_payload
+          a.last_billed_to_date::text AS last_billed_to_date, p.payload::text AS process_payload
      FROM accounts a JOIN import_processes p ON p.id = a.import_process_id
     WHERE a.import_supplier = $1 AND a.external_account_number = $2`,
 );
@@ -133,7 +132,7 @@ export async function accountDifferences(
   const [a] = await rows(db, ACCOUNT, [supplier, external]);
   if (!a) return [`no account ${supplier}/${external} was created`];
   const out: string[] = [
-    ...jsonDifferences(p, parseLossless(a.payload)).map((d) => `accounts.payload ${d}`),
+    // The account's payload is kept on its process only (migration 0029).
     ...jsonDifferences(p, parseLossless(a.process_payload)).map((d) => `import_processes.payload ${d}`),
   ];
   const firstLedger = list(p.ledgers)[0];
