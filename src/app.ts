@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import { registerImportMetrics } from './account-import/metrics/import-metrics.ts';
 import { importProcessAdminRoutes } from './account-import/operator/process.admin-routes.ts';
 import { processListAdminRoutes } from './account-import/operator/process-lists.admin-routes.ts';
+import { IMPORTS_DUE_CHANNEL } from './account-import/queue/due-notice.ts';
 import { accountImportRoutes } from './account-import/scheduling/scheduling.routes.ts';
 import { statusRoutes } from './account-import/status/status.routes.ts';
 import { waveAdminRoutes } from './account-import/waves/waves.admin-routes.ts';
@@ -27,7 +28,7 @@ import { ReferenceCache } from './catalogue/reference-cache.ts';
 import type { FerryConfig } from './config.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { EventHub } from './events/event-hub.ts';
-import { EventNotifier } from './events/event-notifier.ts';
+import { EventNotifier, NOTIFY_INTERVAL_MS } from './events/event-notifier.ts';
 import { eventRoutes } from './events/events.routes.ts';
 import { webhookEndpointAdminRoutes } from './events/webhooks/webhook-endpoints.admin-routes.ts';
 import type { FollowUpDeps } from './follow-ups/follow-up.ts';
@@ -107,8 +108,11 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   // each write that committed wakes the readers of every process (docs/decisions/0073).
   const eventHub = deps.eventHub ?? new EventHub(db, { logger: app.log });
   const eventNotifier = new EventNotifier(db);
+  // The same for the workers, after a request that scheduled accounts (decision 0100).
+  const dueNotifier = new EventNotifier(db, NOTIFY_INTERVAL_MS, IMPORTS_DUE_CHANNEL);
   app.addHook('onClose', async () => {
     eventNotifier.close();
+    dueNotifier.close();
     await keyScopes.close();
     await suppliers.close();
     await reference.close();
@@ -135,7 +139,10 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
     await eventHub.close();
   });
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) eventNotifier.poke();
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+      eventNotifier.poke();
+      if (request.routeOptions.config?.makesWorkDue === true) dueNotifier.poke();
+    }
     done();
   });
   app.addHook('onSend', (_request, reply, payload, done) => {

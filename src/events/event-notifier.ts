@@ -4,16 +4,16 @@
  * writing transaction does. Instead, once a write has committed, its process calls poke(), and
  * at most one `NOTIFY ferry_events` per interval goes out on its own, outside any transaction.
  * A hub that is never woken still reads every 100 ms: a notification only cuts the latency.
+ * The same coalescing tells the workers that accounts were scheduled, on a channel of their own.
  */
-import { type Queryable, sql } from '../infra/db/db.ts';
+import { type Queryable, type Sql, sql } from '../infra/db/db.ts';
 import { EVENTS_CHANNEL } from './event-hub.ts';
-
-const notifyEvents = sql('notifyEvents', `NOTIFY ${EVENTS_CHANNEL}`);
 
 /** At most one NOTIFY per process in this long. */
 export const NOTIFY_INTERVAL_MS = 50;
 
 export class EventNotifier {
+  readonly #statement: Sql;
   #lastAt = 0;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
@@ -21,7 +21,11 @@ export class EventNotifier {
   constructor(
     private readonly db: Queryable,
     private readonly intervalMs = NOTIFY_INTERVAL_MS,
-  ) {}
+    /** The event feed's unless said (the workers' import queue has its own, due-notice.ts). */
+    channel = EVENTS_CHANNEL,
+  ) {
+    this.#statement = sql(`notify_${channel}`, `NOTIFY ${channel}`);
+  }
 
   /** Events were committed: the hubs hear of it now, or at the end of the current interval. */
   poke(): void {
@@ -48,6 +52,6 @@ export class EventNotifier {
     if (this.#closed) return;
     this.#lastAt = Date.now();
     // Only a hint: a failed NOTIFY leaves the hubs to their polling.
-    this.db.query(notifyEvents).catch(() => {});
+    this.db.query(this.#statement).catch(() => {});
   }
 }

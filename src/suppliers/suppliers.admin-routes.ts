@@ -263,6 +263,8 @@ export const supplierAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db; suppliers:
   app.patch(
     '/import-suppliers/:code/',
     {
+      // Resuming a paused supplier makes its processes due: the workers are told (decision 0100).
+      config: { makesWorkDue: true },
       schema: {
         tags,
         summary: 'Change status, document root or configuration',

@@ -13,9 +13,13 @@ const SINGLE = '/v2/data-import/accounts/';
 /**
  * Statements the service sends now and then whatever a request does: the rate limit's token claims
  * (on a server the limiter leases a key's tokens from PostgreSQL, decision 0074), and the filter of
- * reserved identifiers loading or catching up (at most every 250 ms, decision 0067).
+ * reserved identifiers loading or catching up (at most every 250 ms, decision 0067), and the
+ * coalesced notices that events were written and accounts scheduled (at most one each per 50 ms,
+ * outside any transaction; decisions 0073 and 0100).
  */
 const BACKGROUND = new Set([
+  'notify_ferry_events',
+  'notify_ferry_imports_due',
   'rateLimitClaim',
   'selectReservationHorizon',
   'selectReservationPage',

@@ -163,6 +163,40 @@ describe('the lease loop', () => {
     for (const gap of gaps) assert.ok(gap >= 29, `a gap of ${gap} ms`);
   });
 
+  it('with idlePollMaxMs, doubles the wait after each empty claim in a row; rows or wake() start it again', async () => {
+    // Empty claims, then one batch, then empty again: the waits go 20, 40, 80, 160, 160, …
+    const batches: number[][] = [[], [], [], [], [], [7]];
+    const source = fakeSource(batches);
+    const loop = startLeaseLoop(source, {
+      name: 'test',
+      logger,
+      idlePollMs: 20,
+      idlePollMaxMs: 160,
+      random: () => 0.5, // no jitter: each wait is exactly its nominal length
+    });
+    await until('the batch and one empty claim after it', () => source.claimedAt.length >= 8, 5_000);
+    const gaps = source.claimedAt.slice(1, 8).map((t, i) => Math.round(t - source.claimedAt[i]));
+    // Claims 1–5 are empty (waits 20, 40, 80, 160, 160); claim 6 takes the batch and the next
+    // claim follows at once; claim 7 is empty again, so the wait starts over at 20.
+    const nominal = [20, 40, 80, 160, 160, 0, 20];
+    gaps.forEach((gap, i) => {
+      assert.ok(
+        gap >= nominal[i] - 2 && gap < nominal[i] + 60,
+        `gap ${i + 1}: ${gap} ms, about ${nominal[i]} expected (${gaps})`,
+      );
+    });
+    // Long idle, then woken: a claim at once, and the wait after it is the shortest again.
+    await wait(400);
+    const before = source.claimedAt.length;
+    const wokeAt = performance.now();
+    loop.wake();
+    await until('two claims after the wake', () => source.claimedAt.length >= before + 2, 2_000);
+    await loop.stop();
+    assert.ok(source.claimedAt[before] - wokeAt < 15, 'claimed at once when woken');
+    const after = source.claimedAt[before + 1] - source.claimedAt[before];
+    assert.ok(after >= 18 && after < 80, `the wait after the wake: ${after} ms, about 20 expected`);
+  });
+
   it('stops cleanly with work in flight: the row in hand is settled, the rest handed back', async () => {
     const release = deferred();
     const started = deferred();

@@ -229,7 +229,8 @@ export const processListAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = asy
     app.post(
       `/import-processes/${action}/`,
       {
-        config: { requestTimeoutMs: LONG_REQUEST_TIMEOUT_MS },
+        // A retry sends processes back to PENDING: the workers are told (decision 0100).
+        config: { requestTimeoutMs: LONG_REQUEST_TIMEOUT_MS, makesWorkDue: true },
         schema: {
           tags,
           summary:

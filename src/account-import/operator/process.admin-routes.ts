@@ -99,6 +99,8 @@ export const importProcessAdminRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = a
     app.post(
       `/import-processes/:supplier/:external/${path}/`,
       {
+        // A retry sends the process back to PENDING: the workers are told (decision 0100).
+        config: { makesWorkDue: true },
         schema: {
           tags,
           summary,

@@ -24,6 +24,7 @@ import {
 import { type EventProcess, logProcessEvents } from '../process-event-log.ts';
 import { recordTransition } from '../process-transitions.queries.ts';
 import { pauseWhenErrored } from './automatic-pause.ts';
+import { IMPORTS_DUE_CHANNEL } from './due-notice.ts';
 import { type ImportOutcome, processImport, processImportBatch } from './process-import.ts';
 import {
   type ClaimedProcess,
@@ -45,8 +46,13 @@ export interface WorkerOptions {
   logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** How long a claim stays valid without the worker finishing it. */
   leaseSeconds?: number;
-  /** Pause between claims when there is nothing to do. */
+  /** Pause after a claim that found nothing (250 ms unless said)... */
   idlePollMs?: number;
+  /**
+   * ...doubling with each empty claim in a row up to this (eight times idlePollMs unless said);
+   * a notice that accounts were scheduled (due-notice.ts) ends the wait at once.
+   */
+  idlePollMaxMs?: number;
   /** Where the batch-duration histogram goes (/metrics of the process running the worker). */
   metrics?: Registry;
   /** A batch was settled: its transactions wrote events (the webhooks' fan-out reads them now). */
@@ -289,6 +295,7 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
       name: 'worker',
       logger,
       idlePollMs,
+      idlePollMaxMs: opts.idlePollMaxMs ?? idlePollMs * 8,
       lanes: LANES,
       onRound: (_claimed, ms) => {
         batchDuration?.observe(ms / 1000);
@@ -297,9 +304,24 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
     },
   );
 
+  // Scheduled accounts are claimed at once, however long the idle wait had grown.
+  const listening = db
+    .listen(IMPORTS_DUE_CHANNEL, {
+      onMessage: () => loop.wake(),
+      // Listening again after a lost connection: what was scheduled meanwhile is claimed now.
+      onLive: (live) => {
+        if (live) loop.wake();
+      },
+    })
+    .catch((err) => {
+      logger.warn({ err }, 'worker: could not listen for scheduled accounts; polling only');
+      return null;
+    });
+
   return {
     workerId,
     async stop() {
+      await (await listening)?.();
       await loop.stop();
       await queueStatistics.pending;
     },

@@ -145,7 +145,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v2/data-import/accounts/',
     {
-      ...checkedInService({ accountEnvelope: true }),
+      ...checkedInService({ accountEnvelope: true, makesWorkDue: true }),
       schema: {
         tags: ['account import'],
         summary: 'Schedule account creation',
@@ -176,7 +176,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v2/data-import/accounts/bulk/',
     {
-      ...checkedInService({ accountEnvelope: true, bodyLines: true }),
+      ...checkedInService({ accountEnvelope: true, bodyLines: true, makesWorkDue: true }),
       // 1,000 realistic accounts exceed one body's 5 MiB; each NDJSON line is still held to it.
       bodyLimit: BULK_BODY_LIMIT_BYTES,
       schema: {

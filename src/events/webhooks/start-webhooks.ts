@@ -64,11 +64,16 @@ export function startWebhooks(
     leaseSeconds: settings.leaseSeconds,
     concurrency: settings.concurrency,
     idlePollMs: settings.pollMs,
+    // An idle sender looks less often (decision 0100): this process's fan-out wakes it when it
+    // queues deliveries; a sender of another process finds them within about a second.
+    idlePollMaxMs: settings.pollMs * 4,
   });
   const fanOut = startWebhookFanOut({
     db: deps.db,
     logger: deps.logger,
     idlePollMs: settings.pollMs,
+    // Woken by every process's notice of new events, fan-out can look rarely when idle.
+    idlePollMaxMs: settings.pollMs * 8,
     onQueued: () => sender.loop.wake(),
   });
   const notifier = new EventNotifier(deps.db);

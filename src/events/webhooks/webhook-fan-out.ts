@@ -82,6 +82,8 @@ export interface FanOutOptions {
   logger: LeaseLoopOptions['logger'];
   /** About how long the loop waits after a round that found nothing new. */
   idlePollMs: number;
+  /** Doubling with each such round in a row, up to this (lease-loop.ts); no doubling unless said. */
+  idlePollMaxMs?: number;
   pageSize?: number;
   /** A round queued deliveries (the sender has work now). */
   onQueued?: () => void;
@@ -102,6 +104,11 @@ export function startWebhookFanOut(opts: FanOutOptions): LeaseLoop {
       },
       settle: async () => {},
     },
-    { name: 'webhook fan-out', logger: opts.logger, idlePollMs: opts.idlePollMs },
+    {
+      name: 'webhook fan-out',
+      logger: opts.logger,
+      idlePollMs: opts.idlePollMs,
+      idlePollMaxMs: opts.idlePollMaxMs,
+    },
   );
 }

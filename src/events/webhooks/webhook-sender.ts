@@ -52,6 +52,8 @@ export interface SenderOptions {
   concurrency: number;
   /** About how long a lane waits after a claim that found nothing due. */
   idlePollMs: number;
+  /** Doubling with each such claim in a row, up to this (lease-loop.ts); no doubling unless said. */
+  idlePollMaxMs?: number;
   metrics?: Registry;
   retry?: Partial<RetryPolicy>;
   /** A poster of the test's own; default: a keep-alive pool of `concurrency` connections per origin. */
@@ -221,7 +223,7 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
 
   const loop = startLeaseLoop(
     { claim, settle },
-    { name: 'webhook sender', logger, idlePollMs: opts.idlePollMs, lanes },
+    { name: 'webhook sender', logger, idlePollMs: opts.idlePollMs, idlePollMaxMs: opts.idlePollMaxMs, lanes },
   );
   logger.info({ senderId, concurrency: opts.concurrency, leaseSeconds }, 'webhook sender started');
 

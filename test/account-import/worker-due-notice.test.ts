@@ -1,0 +1,71 @@
+/**
+ * An idle worker looks for due accounts less and less often (decision 0100); what keeps scheduled
+ * accounts from waiting is the API's notice on the import queue's channel, which wakes every
+ * listening worker at once. The worker here would not look again for a minute by itself.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startWorker, type WorkerHandle } from '../../src/account-import/queue/worker.ts';
+import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
+import { findImportProcessStatus } from '../../src/account-import/status/status.queries.ts';
+import { accountFor } from '../helpers/account-fixtures.ts';
+import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
+
+const SUPPLIER = 'NOTICED';
+const quiet = { info() {}, warn() {}, error() {} };
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the worker hears of scheduled accounts', () => {
+  let t: TestApp;
+  let worker: WorkerHandle;
+  let headers: Record<string, string>;
+  before(async () => {
+    t = await createTestApp();
+    ({ headers } = await tokenFor(t.app, [SUPPLIER]));
+    worker = startWorker(t.config, { db: t.db, logger: quiet, idlePollMs: 60_000 });
+    await wait(300); // its first claim found nothing: the next look is a minute away
+  });
+  after(async () => {
+    await worker.stop();
+    await t.close();
+  });
+
+  const statusOf = async (external: string) =>
+    (await findImportProcessStatus(t.db, SUPPLIER, external))?.status;
+  async function untilProcessed(external: string, ms: number) {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      if ((await statusOf(external)) === 'PROCESSED') return true;
+      await wait(20);
+    }
+    return false;
+  }
+
+  it('an account staged without the API waits for the next look; one scheduled through it is created at once', async () => {
+    // Control: written straight to the queue, no notice goes out, and the worker does not look.
+    const quietOne = accountFor(SUPPLIER, 1);
+    const start = new Date();
+    await scheduleImportProcess(t.db, {
+      supplier: SUPPLIER,
+      externalAccountNumber: String(quietOne.external_account_number),
+      payload: quietOne,
+      isDryRun: false,
+      scheduleWindowStart: start,
+      scheduleWindowEnd: new Date(start.getTime() + 86_400_000),
+      explicitWindow: false,
+    });
+    assert.equal(await untilProcessed(String(quietOne.external_account_number), 1_000), false);
+
+    // Through the API: the notice wakes the worker, which claims both.
+    const account = accountFor(SUPPLIER, 2);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2/data-import/accounts/',
+      headers,
+      payload: account,
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(await untilProcessed(String(account.external_account_number), 10_000), true);
+    assert.equal(await statusOf(String(quietOne.external_account_number)), 'PROCESSED');
+  });
+});
