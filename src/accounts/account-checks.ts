@@ -323,7 +323,10 @@ export class AccountCheckPool {
   start(): Piscina<ThreadTask, ThreadAnswer> {
     if (this.#threads) return this.#threads;
     this.#threads = new Piscina<ThreadTask, ThreadAnswer>({
-      filename: import.meta.url,
+      // Built code imported, not required (account-check-thread.ts); TypeScript under tsx is required.
+      filename: import.meta.url.endsWith('.js')
+        ? new URL('./account-check-thread.js', import.meta.url).href
+        : import.meta.url,
       name: 'verdictInThread',
       minThreads: this.size,
       maxThreads: this.size,
@@ -334,6 +337,7 @@ export class AccountCheckPool {
       // (with one at a time, validate ran at half the rate on two cores).
       concurrentTasksPerWorker: TASKS_QUEUED_PER_THREAD,
       workerData: THREAD_MARK,
+      recordTiming: false, // nothing reads the pool's histograms of wait and run times
     });
     // A thread's failure outside any check (or a late answer to a check that `close` already
     // handed back to the event loop) is no request's failure: with no listener, Piscina would
