@@ -153,7 +153,8 @@ ${payloadTree(d.payload)}
   for (const action of ['cancel', 'retry'] as const) {
     app.post(
       `/processes/:supplier/:external/${action}`,
-      { schema: { hide, params: ProcessParams, body: CsrfOnly } },
+      // A retry sends the process back to PENDING: the workers are told (decision 0100).
+      { config: { makesWorkDue: true }, schema: { hide, params: ProcessParams, body: CsrfOnly } },
       async (request, reply) => {
         const { supplier, external } = request.params;
         refuseUnlessDone(

@@ -245,7 +245,8 @@ ${await refusalsSection(db, code)}`;
 
   app.post(
     '/suppliers/:code/status',
-    { schema: { hide, params: CodeParams, body: StatusBody } },
+    // Resuming a supplier makes its processes due: the workers are told (decision 0100).
+    { config: { makesWorkDue: true }, schema: { hide, params: CodeParams, body: StatusBody } },
     async (request, reply) => {
       const { code } = request.params;
       const updated = await updateSupplierSettings(db, code, { status: request.body.status });
@@ -269,7 +270,8 @@ ${await refusalsSection(db, code)}`;
 
   app.post(
     '/suppliers/:code/bulk',
-    { schema: { hide, params: CodeParams, body: BulkBody } },
+    // A bulk retry sends processes back to PENDING: the workers are told (decision 0100).
+    { config: { makesWorkDue: true }, schema: { hide, params: CodeParams, body: BulkBody } },
     async (request, reply) => {
       const { code } = request.params;
       if (!(await findSupplier(db, code))) throw notFound('No import supplier has that code.');

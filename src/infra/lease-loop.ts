@@ -122,9 +122,16 @@ export function startLeaseLoop<T>(source: LeaseSource<T>, opts: LeaseLoopOptions
     await source.prepare?.();
     const { rows, started } = await claimInTurn();
     if (rows.length === 0) return 0;
+    // Rows came, with or without a notice (a window opened, leases ran out): lanes asleep claim too.
+    if (idle.size > 0) wake();
     await source.settle(rows, signal);
     opts.onRound?.(rows.length, performance.now() - started);
     return rows.length;
+  }
+
+  function wake() {
+    wakes++;
+    for (const end of [...idle]) end();
   }
 
   const maxIdleMs = Math.max(opts.idlePollMs, opts.idlePollMaxMs ?? opts.idlePollMs);
@@ -164,9 +171,6 @@ export function startLeaseLoop<T>(source: LeaseSource<T>, opts: LeaseLoopOptions
       stopping.abort();
       return stopped;
     },
-    wake() {
-      wakes++;
-      for (const end of [...idle]) end();
-    },
+    wake,
   };
 }

@@ -10,6 +10,7 @@ import { scheduleImportProcess } from '../../src/account-import/scheduling/sched
 import { findImportProcessStatus } from '../../src/account-import/status/status.queries.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
+import { usingPostgresServer } from '../helpers/test-db.ts';
 
 const SUPPLIER = 'NOTICED';
 const quiet = { info() {}, warn() {}, error() {} };
@@ -54,7 +55,10 @@ describe('the worker hears of scheduled accounts', () => {
       scheduleWindowEnd: new Date(start.getTime() + 86_400_000),
       explicitWindow: false,
     });
-    assert.equal(await untilProcessed(String(quietOne.external_account_number), 1_000), false);
+    // On a server the channel is the whole database's: test files running beside this one in other
+    // schemas send their own notices, which wake this worker too. The control holds on PGlite only.
+    if (!usingPostgresServer())
+      assert.equal(await untilProcessed(String(quietOne.external_account_number), 1_000), false);
 
     // Through the API: the notice wakes the worker, which claims both.
     const account = accountFor(SUPPLIER, 2);

@@ -197,6 +197,27 @@ describe('the lease loop', () => {
     assert.ok(after >= 18 && after < 80, `the wait after the wake: ${after} ms, about 20 expected`);
   });
 
+  it("a claim that finds rows ends the other lanes' idle waits", async () => {
+    // Lane 1 finds nothing and would wait a second; lane 2 then finds a batch, without any notice
+    // (a window opened, a lease ran out): more may be due, so lane 1 claims now, not a second later.
+    // Row 1 takes long to settle, so only the sleeping lane can take batch 2 soon.
+    const source = fakeSource([[], [1], [2]], async (row) => {
+      await wait(row === 1 ? 1_500 : 0);
+    });
+    const loop = startLeaseLoop(source, {
+      name: 'test',
+      logger,
+      idlePollMs: 1_000,
+      idlePollMaxMs: 8_000,
+      lanes: 2,
+      random: () => 0.5,
+    });
+    await until('the second batch claimed', () => source.log.includes('claim 2'), 3_000);
+    await loop.stop();
+    const gap = source.claimedAt[2] - source.claimedAt[1];
+    assert.ok(gap < 200, `the sleeping lane claimed ${Math.round(gap)} ms after the batch was found`);
+  });
+
   it('stops cleanly with work in flight: the row in hand is settled, the rest handed back', async () => {
     const release = deferred();
     const started = deferred();

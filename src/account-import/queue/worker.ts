@@ -321,8 +321,8 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
   return {
     workerId,
     async stop() {
-      await (await listening)?.();
-      await loop.stop();
+      // Stopping the loop does not wait on the notices' connection, nor fails with it.
+      await Promise.all([loop.stop(), listening.then((unlisten) => unlisten?.()).catch(() => {})]);
       await queueStatistics.pending;
     },
   };
