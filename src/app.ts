@@ -140,8 +140,10 @@ export async function buildApp(config: FerryConfig, deps: AppDeps): Promise<Fast
   });
   app.addHook('onResponse', (request, reply, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
-      eventNotifier.poke();
-      if (request.routeOptions.config?.makesWorkDue === true) dueNotifier.poke();
+      const route = request.routeOptions.config;
+      // Validation writes nothing: every other process's feed readers need not look (decision 0100).
+      if (route?.writesNothing !== true) eventNotifier.poke();
+      if (route?.makesWorkDue === true) dueNotifier.poke();
     }
     done();
   });

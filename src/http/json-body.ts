@@ -35,6 +35,8 @@ declare module 'fastify' {
     bodyLines?: boolean;
     /** Each body's JSON text is kept beside its value (`bodyTextOf`), for a thread to read its own copy. */
     keepsBodyText?: boolean;
+    /** A POST that writes nothing (validation): no notice that events were written follows it. */
+    writesNothing?: boolean;
   }
 }
 

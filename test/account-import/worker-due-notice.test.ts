@@ -5,9 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { IMPORTS_DUE_CHANNEL } from '../../src/account-import/queue/due-notice.ts';
 import { startWorker, type WorkerHandle } from '../../src/account-import/queue/worker.ts';
 import { scheduleImportProcess } from '../../src/account-import/scheduling/scheduling.queries.ts';
 import { findImportProcessStatus } from '../../src/account-import/status/status.queries.ts';
+import { EVENTS_CHANNEL } from '../../src/events/event-hub.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 import { usingPostgresServer } from '../helpers/test-db.ts';
@@ -71,5 +73,37 @@ describe('the worker hears of scheduled accounts', () => {
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(await untilProcessed(String(account.external_account_number), 10_000), true);
     assert.equal(await statusOf(String(quietOne.external_account_number)), 'PROCESSED');
+  });
+  it('validation sends no notice; scheduling sends both, that events were written and that accounts are due', async () => {
+    const heard = { events: 0, due: 0 };
+    const unlisten = [
+      await t.db.listen(EVENTS_CHANNEL, { onMessage: () => heard.events++, onLive: () => {} }),
+      await t.db.listen(IMPORTS_DUE_CHANNEL, { onMessage: () => heard.due++, onLive: () => {} }),
+    ];
+    try {
+      const account = accountFor(SUPPLIER, 3);
+      const checked = await t.app.inject({
+        method: 'POST',
+        url: '/v2/data-import/accounts/validate/',
+        headers,
+        payload: account,
+      });
+      assert.equal(checked.statusCode, 200, checked.body);
+      await wait(200); // past the notifiers' 50 ms coalescing
+      // On a server, other test files' notices reach this database-wide channel too.
+      if (!usingPostgresServer()) assert.deepEqual(heard, { events: 0, due: 0 });
+      const scheduled = await t.app.inject({
+        method: 'POST',
+        url: '/v2/data-import/accounts/',
+        headers,
+        payload: account,
+      });
+      assert.equal(scheduled.statusCode, 201, scheduled.body);
+      const deadline = Date.now() + 5_000;
+      while ((heard.events === 0 || heard.due === 0) && Date.now() < deadline) await wait(20);
+      assert.ok(heard.events > 0 && heard.due > 0, JSON.stringify(heard));
+    } finally {
+      for (const stop of unlisten) await stop();
+    }
   });
 });

@@ -70,7 +70,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v2/data-import/accounts/validate/',
     {
-      ...checkedInService({ accountEnvelope: true, keepsBodyText: true }),
+      ...checkedInService({ accountEnvelope: true, keepsBodyText: true, writesNothing: true }),
       schema: {
         tags: ['account import'],
         summary: 'Validate account data (nothing is created)',
@@ -97,7 +97,12 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v2/data-import/accounts/validate/bulk/',
     {
-      ...checkedInService({ accountEnvelope: true, bodyLines: true, keepsBodyText: true }),
+      ...checkedInService({
+        accountEnvelope: true,
+        bodyLines: true,
+        keepsBodyText: true,
+        writesNothing: true,
+      }),
       bodyLimit: BULK_BODY_LIMIT_BYTES,
       schema: {
         tags: ['account import'],

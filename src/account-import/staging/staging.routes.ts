@@ -48,7 +48,7 @@ export const stagedImportRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v1/data-import/validate-account/',
     {
-      ...checkedInService(),
+      ...checkedInService({ writesNothing: true }),
       schema: {
         tags: ['account import'],
         summary: 'Validate account data and answer it as validated (V1)',
