@@ -33,6 +33,8 @@ describe('the worker hears of scheduled accounts', () => {
     await t.close();
   });
 
+  const post = (url: string, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url, headers, payload });
   const statusOf = async (external: string) =>
     (await findImportProcessStatus(t.db, SUPPLIER, external))?.status;
   async function untilProcessed(external: string, ms: number) {
@@ -64,12 +66,7 @@ describe('the worker hears of scheduled accounts', () => {
 
     // Through the API: the notice wakes the worker, which claims both.
     const account = accountFor(SUPPLIER, 2);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/v2/data-import/accounts/',
-      headers,
-      payload: account,
-    });
+    const res = await post('/v2/data-import/accounts/', account);
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(await untilProcessed(String(account.external_account_number), 10_000), true);
     assert.equal(await statusOf(String(quietOne.external_account_number)), 'PROCESSED');
@@ -82,22 +79,12 @@ describe('the worker hears of scheduled accounts', () => {
     ];
     try {
       const account = accountFor(SUPPLIER, 3);
-      const checked = await t.app.inject({
-        method: 'POST',
-        url: '/v2/data-import/accounts/validate/',
-        headers,
-        payload: account,
-      });
+      const checked = await post('/v2/data-import/accounts/validate/', account);
       assert.equal(checked.statusCode, 200, checked.body);
       await wait(200); // past the notifiers' 50 ms coalescing
       // On a server, other test files' notices reach this database-wide channel too.
       if (!usingPostgresServer()) assert.deepEqual(heard, { events: 0, due: 0 });
-      const scheduled = await t.app.inject({
-        method: 'POST',
-        url: '/v2/data-import/accounts/',
-        headers,
-        payload: account,
-      });
+      const scheduled = await post('/v2/data-import/accounts/', account);
       assert.equal(scheduled.statusCode, 201, scheduled.body);
       const deadline = Date.now() + 5_000;
       while ((heard.events === 0 || heard.due === 0) && Date.now() < deadline) await wait(20);
