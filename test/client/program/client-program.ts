@@ -179,16 +179,24 @@ export async function runClientProgram(input: ProgramInput): Promise<ProgramResu
   );
 
   // What happened to the account, from the event feed: its creation, then what was added to it.
-  const feed = await ferry.GET('/v2/data-import/events/', {
-    params: { query: { import_supplier: input.supplier, types: 'EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED' } },
-  });
-  if (feed.error) throw new Error(`events: ${JSON.stringify(feed.error)}`);
-  // The path also serves text/event-stream: JSON is what a request without that Accept gets.
-  if (typeof feed.data === 'string') throw new Error('events: a stream where JSON was asked for');
-  const processed = feed.data.events.find((e) => e.external_account_number === external);
-  steps.push(
-    `events ${processed?.type} ${processed?.data.status} ${feed.data.next_cursor === processed?.id}`,
-  );
+  // The feed shows an event once every transaction older than it has ended (its ordering promise),
+  // so on a busy server a client reads again until the event is there.
+  const readFeed = async () => {
+    const feed = await ferry.GET('/v2/data-import/events/', {
+      params: { query: { import_supplier: input.supplier, types: 'EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED' } },
+    });
+    if (feed.error) throw new Error(`events: ${JSON.stringify(feed.error)}`);
+    // The path also serves text/event-stream: JSON is what a request without that Accept gets.
+    if (typeof feed.data === 'string') throw new Error('events: a stream where JSON was asked for');
+    const page = feed.data;
+    return { page, processed: page.events.find((e) => e.external_account_number === external) };
+  };
+  let { page, processed } = await readFeed();
+  for (let tries = 0; !processed && tries < 100; tries++) {
+    await sleep(100);
+    ({ page, processed } = await readFeed());
+  }
+  steps.push(`events ${processed?.type} ${processed?.data.status} ${page.next_cursor === processed?.id}`);
 
   // The product catalogue as suppliers read it (none loaded here: version null, tariffs form-checked).
   const catalogue = await ferry.GET('/v2/data-import/products/', { params: { query: { limit: '10' } } });
