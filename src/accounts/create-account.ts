@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Queryable, sql } from '../infra/db/db.ts';
+import { type Queryable, sql, sqlPlannedEachCall } from '../infra/db/db.ts';
 import { AccountCreationError } from './account-creation-error.ts';
 import {
   type AccountRows,
@@ -182,7 +182,9 @@ const meterPointsTaken = sql(
   'selectMeterPointsOnAccounts',
   'SELECT identifier FROM meter_points WHERE identifier = ANY($1::text[])',
 );
-const referencesTaken = sql(
+// Planned at every call (decision 0101): the generic plan made while the table was small scans it
+// whole, and each batch of creations then read every reference of every account.
+const referencesTaken = sqlPlannedEachCall(
   'selectReferencesOnAccounts',
   `SELECT namespace, value FROM account_references
     WHERE (namespace, value) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,

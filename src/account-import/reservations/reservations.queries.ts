@@ -11,7 +11,7 @@ import {
 } from '../../accounts/payload/unique-identifiers.ts';
 import { type ErrorItem, item } from '../../errors/error-items.ts';
 import { batcher } from '../../infra/batcher.ts';
-import { isUniqueViolation, type Queryable, sql } from '../../infra/db/db.ts';
+import { isUniqueViolation, type Queryable, sql, sqlPlannedEachCall } from '../../infra/db/db.ts';
 import { noteReserving, type ReservationFilter } from './reservation-filter.ts';
 
 /** An account a schedule (or a validate) would bring: whose it is, and what it would reserve. */
@@ -40,7 +40,8 @@ interface Holder {
 }
 
 /** The reserved identifiers among $1, with their holders. */
-const selectHolders = sql(
+// Planned at every call (decision 0101), as a generic plan made while the tables were small scans them whole.
+const selectHolders = sqlPlannedEachCall(
   'selectIdentifierHolders',
   `SELECT r.kind, r.key, p.import_supplier, p.external_account_number, a.number AS account_number
      FROM identifier_reservations r

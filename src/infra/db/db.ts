@@ -15,6 +15,13 @@ export interface QueryResult<R> {
 export interface Sql {
   name: string;
   text: string;
+  /**
+   * Planned for its parameters at every call, never prepared: for a statement whose right plan
+   * depends on how big a table is. A server keeps the generic plan of a prepared statement once
+   * it seems no dearer than the custom ones, and one chosen while the table was small (a
+   * sequential scan) stays for the connection's life, however big the table grows (decision 0101).
+   */
+  planEachCall?: true;
 }
 
 export interface Queryable {
@@ -46,6 +53,9 @@ export interface Db extends Queryable {
 }
 
 export const sql = (name: string, text: string): Sql => ({ name, text });
+
+/** A statement planned at every call (Sql.planEachCall): it keeps its name for logs and metrics. */
+export const sqlPlannedEachCall = (name: string, text: string): Sql => ({ name, text, planEachCall: true });
 
 /** PostgreSQL error codes worth retrying: serialization failure, deadlock, cannot connect now. */
 const TRANSIENT_CODES = new Set(['40001', '40P01', '57P03']);

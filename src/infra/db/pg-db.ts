@@ -168,7 +168,8 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
 
   const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
     async query<R>(s: Sql, params: unknown[] = []): Promise<QueryResult<R>> {
-      const res = await q.query({ name: s.name || undefined, text: s.text, values: params });
+      const name = s.planEachCall ? undefined : s.name || undefined;
+      const res = await q.query({ name, text: s.text, values: params });
       return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
     },
     async exec(script: string) {
