@@ -67,13 +67,13 @@ function columns(runs: CostRun[]): Column[] {
 }
 
 function statements(title: string, list: Statement[], accounts: number): string[] {
-  const head = `  ${'calls/acct'.padStart(10)} ${'rows/acct'.padStart(9)} ${'WAL B/acct'.padStart(10)} ${'bufs/acct'.padStart(9)}  query`;
+  const head = `  ${'calls/acct'.padStart(10)} ${'rows/acct'.padStart(9)} ${'WAL B/acct'.padStart(10)} ${'bufs/acct'.padStart(9)} ${'µs/acct'.padStart(8)}  query`;
   return [
     title,
     head,
     ...list.map(
       (s) =>
-        `  ${fmt(s.calls / accounts).padStart(10)} ${fmt(s.rows / accounts).padStart(9)} ${fmt(s.wal_bytes / accounts).padStart(10)} ${fmt(s.buffers / accounts).padStart(9)}  ${s.query}`,
+        `  ${fmt(s.calls / accounts).padStart(10)} ${fmt(s.rows / accounts).padStart(9)} ${fmt(s.wal_bytes / accounts).padStart(10)} ${fmt(s.buffers / accounts).padStart(9)} ${fmt((s.exec_ms * 1000) / accounts).padStart(8)}  ${s.query}`,
     ),
   ];
 }
@@ -123,6 +123,11 @@ export function costTable(report: { postgres: string; runs: CostRun[] }): string
       '',
       ...statements(`Top 10 statements by calls (${which}):`, r.byCalls, r.accounts),
       ...statements(`Top 10 statements by shared buffers (${which}):`, r.byBuffers, r.accounts),
+      ...statements(
+        `Top 10 statements by execution time (${which}; wall time, waits included):`,
+        r.byTime,
+        r.accounts,
+      ),
     );
   }
   return lines.join('\n');

@@ -31,6 +31,8 @@ export interface Statement {
   rows: number;
   buffers: number;
   wal_bytes: number;
+  /** Its execution time in all, ms (pg_stat_statements' total_exec_time: wall time, waits included). */
+  exec_ms: number;
 }
 
 /** A connection of the bench's own to the measured database, counting the transactions it commits there. */
@@ -77,7 +79,12 @@ export async function readCounts(
   admin: pg.Client,
   database: string,
   probeTransactions: number,
-): Promise<{ counts: Omit<Counts, `${string}_cpu_us`>; byCalls: Statement[]; byBuffers: Statement[] }> {
+): Promise<{
+  counts: Omit<Counts, `${string}_cpu_us`>;
+  byCalls: Statement[];
+  byBuffers: Statement[];
+  byTime: Statement[];
+}> {
   const [st] = (
     await admin.query(
       `SELECT coalesce(sum(s.calls), 0)::float8 AS statements, coalesce(sum(s.rows), 0)::float8 AS rows,
@@ -100,7 +107,8 @@ export async function readCounts(
     (
       await admin.query(
         `SELECT left(regexp_replace(s.query, '\\s+', ' ', 'g'), 80) AS query, s.calls::float8 AS calls,
-                s.rows::float8 AS rows, (${blocks})::float8 AS buffers, s.wal_bytes::float8 AS wal_bytes
+                s.rows::float8 AS rows, (${blocks})::float8 AS buffers, s.wal_bytes::float8 AS wal_bytes,
+                s.total_exec_time::float8 AS exec_ms
            ${byRole} ORDER BY ${order} DESC LIMIT 10`,
         [database],
       )
@@ -118,6 +126,7 @@ export async function readCounts(
     },
     byCalls: await top('s.calls'),
     byBuffers: await top(blocks),
+    byTime: await top('s.total_exec_time'),
   };
 }
 
