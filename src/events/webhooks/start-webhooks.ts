@@ -96,8 +96,10 @@ export function startWebhooks(
     },
     async stop() {
       notifier.close();
-      await (await listening)?.();
-      await Promise.all([fanOut.stop(), sender.stop()]);
+      // The loops stop whatever becomes of the notices' connection: releasing it may fail (the
+      // database gone), and that must not leave fan-out and the sender running.
+      const unlisten = listening.then((release) => release?.()).catch(() => {});
+      await Promise.all([fanOut.stop(), sender.stop(), unlisten]);
     },
   };
 }
