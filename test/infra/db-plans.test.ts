@@ -1,14 +1,16 @@
 /**
  * Statements planned at every call (decision 0101): on a PostgreSQL server, the lookups of taken
- * account references (account creation) and of identifier holders (conflict checks) are never
- * prepared, so no connection keeps a plan made while their tables were small; other statements
- * still are. PGlite prepares nothing, so there is nothing to check there.
+ * account references (account creation) and of identifier holders (conflict checks) run, more
+ * often than a server needs to choose a generic plan, and are never prepared, so no connection
+ * keeps a plan made while their tables were small; other statements still are. PGlite prepares
+ * nothing, so there is nothing to check there.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { findConflicts } from '../../src/account-import/reservations/reservations.queries.ts';
 import { type Db, sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
+import { countingDb } from '../helpers/counting-db.ts';
 import { importAccounts } from '../helpers/imported-accounts.ts';
 import { buildTestAppOn, type TestApp, tokenFor } from '../helpers/test-app.ts';
 import { createFreshDb, type TestDb, usingPostgresServer } from '../helpers/test-db.ts';
@@ -26,14 +28,16 @@ describe('statements planned at every call', {
   skip: !usingPostgresServer() && 'PGlite prepares no statement',
 }, () => {
   let fresh: TestDb;
+  let counting: ReturnType<typeof countingDb>;
   let t: Pick<TestApp, 'app' | 'db' | 'config'>;
   let headers: Record<string, string>;
 
   before(async () => {
     // One connection, so that every statement below is prepared (or not) on the one read after.
     fresh = await createFreshDb({ url: process.env.DATABASE_URL, poolSize: 1, schemaPrefix: 'plans' });
-    const built = await buildTestAppOn(fresh.db);
-    t = { app: built.app, db: fresh.db, config: built.config };
+    counting = countingDb(fresh.db);
+    const built = await buildTestAppOn(counting.db);
+    t = { app: built.app, db: counting.db, config: built.config };
     ({ headers } = await tokenFor(t.app, [SUPPLIER]));
   });
   after(async () => {
@@ -62,6 +66,8 @@ describe('statements planned at every call', {
       );
       assert.equal(conflicts[0].length, 1, 'the holder was found');
     }
+    assert.ok(counting.calls('selectReferencesOnAccounts') >= CALLS, 'the lookup of taken references ran');
+    assert.ok(counting.calls('selectIdentifierHolders') >= CALLS, 'the lookup of identifier holders ran');
     const names = await prepared(t.db);
     assert.ok(names.includes('insertAccounts'), `statements are prepared on this connection: ${names}`);
     assert.ok(!names.includes('selectReferencesOnAccounts'), 'the lookup of taken references');

@@ -98,7 +98,9 @@ export function startWebhooks(
       notifier.close();
       // The loops stop whatever becomes of the notices' connection: releasing it may fail (the
       // database gone), and that must not leave fan-out and the sender running.
-      const unlisten = listening.then((release) => release?.()).catch(() => {});
+      const unlisten = listening
+        .then((release) => release?.())
+        .catch((err) => deps.logger.warn({ err }, 'webhooks: could not stop listening for events'));
       await Promise.all([fanOut.stop(), sender.stop(), unlisten]);
     },
   };

@@ -19,7 +19,8 @@ export interface Sql {
    * Planned for its parameters at every call, never prepared: for a statement whose right plan
    * depends on how big a table is. A server keeps the generic plan of a prepared statement once
    * it seems no dearer than the custom ones, and one chosen while the table was small (a
-   * sequential scan) stays for the connection's life, however big the table grows (decision 0101).
+   * sequential scan) stays until the table's statistics are next updated, which for a table no
+   * loop of Ferry's analyses may be never (autovacuum off) (decision 0101).
    */
   planEachCall?: true;
 }
@@ -54,7 +55,7 @@ export interface Db extends Queryable {
 
 export const sql = (name: string, text: string): Sql => ({ name, text });
 
-/** A statement planned at every call (Sql.planEachCall): it keeps its name for logs and metrics. */
+/** A statement planned at every call (Sql.planEachCall); its name still names it in tests and errors. */
 export const sqlPlannedEachCall = (name: string, text: string): Sql => ({ name, text, planEachCall: true });
 
 /** PostgreSQL error codes worth retrying: serialization failure, deadlock, cannot connect now. */
