@@ -2,7 +2,7 @@
  * The cost count's figures (bench/cost.ts) as a fixed-width table for a CI log, and as JSON:
  * per account for every run; per webhook delivery for every number of processes with both runs
  * (the run with an endpoint less the one without, over its deliveries); and the ten statements
- * with the most calls and the most buffers of each run.
+ * with the most calls, the most buffers and the most execution time of each run.
  */
 import type { CostRun } from './cost.ts';
 import type { Counts, Statement } from './cost-stats.ts';
