@@ -5,7 +5,7 @@
  * with the most calls, the most buffers and the most execution time of each run.
  */
 import type { CostRun } from './cost.ts';
-import type { Counts, Statement } from './cost-stats.ts';
+import type { Counts, Statement, TableWrites } from './cost-stats.ts';
 
 const METRICS: [keyof Counts, string][] = [
   ['statements', 'statements'],
@@ -78,6 +78,22 @@ function statements(title: string, list: Statement[], accounts: number): string[
   ];
 }
 
+function tables(title: string, list: TableWrites[], accounts: number): string[] {
+  const cols = ['inserted', 'updated', 'HOT', 'deleted', 'indexes', 'KB/acct'];
+  return [
+    title,
+    `  ${cols.map((c) => c.padStart(9)).join(' ')}  table`,
+    ...list.map(
+      (t) =>
+        `  ${[t.inserted, t.updated, t.hot, t.deleted]
+          .map((v) => fmt(v / accounts).padStart(9))
+          .join(
+            ' ',
+          )} ${String(t.indexes).padStart(9)} ${fmt(t.bytes / 1024 / accounts).padStart(9)}  ${t.table}`,
+    ),
+  ];
+}
+
 /** The table for a CI log: a column per run (per account) and per number of processes (per delivery). */
 export function costTable(report: { postgres: string; runs: CostRun[] }): string {
   const cols = columns(report.runs);
@@ -128,6 +144,7 @@ export function costTable(report: { postgres: string; runs: CostRun[] }): string
         r.byTime,
         r.accounts,
       ),
+      ...tables(`Rows written per account, by table (${which}; size at the end):`, r.tables, r.accounts),
     );
   }
   return lines.join('\n');

@@ -35,6 +35,41 @@ export interface Statement {
   exec_ms: number;
 }
 
+/** What was written to one table, and what it holds at the end (heap, TOAST and indexes). */
+export interface TableWrites {
+  table: string;
+  inserted: number;
+  updated: number;
+  /** Of the updates, those that wrote no index entry (heap-only tuples). */
+  hot: number;
+  deleted: number;
+  indexes: number;
+  bytes: number;
+}
+
+/**
+ * The tables written most, read in the measured database itself (its own statistics view) once
+ * every session has flushed: a run's rows written, table by table.
+ */
+export async function readTableWrites(url: string): Promise<TableWrites[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT t.relname AS table, t.n_tup_ins::float8 AS inserted, t.n_tup_upd::float8 AS updated,
+              t.n_tup_hot_upd::float8 AS hot, t.n_tup_del::float8 AS deleted,
+              (SELECT count(*) FROM pg_index i WHERE i.indrelid = t.relid)::int AS indexes,
+              pg_total_relation_size(t.relid)::float8 AS bytes
+         FROM pg_stat_user_tables t
+        WHERE t.n_tup_ins + t.n_tup_upd + t.n_tup_del > 0
+        ORDER BY t.n_tup_ins + t.n_tup_upd + t.n_tup_del DESC, t.relname LIMIT 20`,
+    );
+    return rows as TableWrites[];
+  } finally {
+    await client.end();
+  }
+}
+
 /** A connection of the bench's own to the measured database, counting the transactions it commits there. */
 export class Probe {
   private client: pg.Client;

@@ -33,8 +33,10 @@ import {
   ferrySessionsEnded,
   Probe,
   readCounts,
+  readTableWrites,
   resetStats,
   type Statement,
+  type TableWrites,
 } from './cost-stats.ts';
 import { type FerryProcess, type Service, startService, writeBooks } from './ferry-service.ts';
 import { startReceiver } from './lag-probe.ts';
@@ -54,6 +56,8 @@ export interface CostRun {
   byCalls: Statement[];
   byBuffers: Statement[];
   byTime: Statement[];
+  /** The tables written most, and how. */
+  tables: TableWrites[];
 }
 
 export interface CostOptions {
@@ -154,6 +158,7 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
     await ferrySessionsEnded(admin, 30_000);
     const pgTicks = treeTicks(cluster.pid()) - before.pg;
     const read = await readCounts(admin, database, probeTransactions);
+    const tables = await readTableWrites(fresh.url!);
     const run: CostRun = {
       processes: n,
       webhooks,
@@ -171,6 +176,7 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
       byCalls: read.byCalls,
       byBuffers: read.byBuffers,
       byTime: read.byTime,
+      tables,
     };
     ctx.log(
       `  ${n} process${n === 1 ? '' : 'es'}${webhooks ? ', webhooks' : ''}: ${accounts} accounts in ${run.push_s} s${receiver ? `, ${run.deliveries} deliveries in ${run.posts} requests (receiver at ${receiver.priority} priority)` : ''}`,
