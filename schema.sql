@@ -154,6 +154,13 @@ CREATE TABLE events (
   CONSTRAINT events_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE fleet_leases (
+  name text NOT NULL,
+  holder text NOT NULL,
+  until timestamp with time zone NOT NULL,
+  CONSTRAINT fleet_leases_pkey PRIMARY KEY (name)
+);
+
 CREATE TABLE identifier_reservations (
   kind text NOT NULL,
   key text NOT NULL,
@@ -547,6 +554,7 @@ CREATE INDEX email_outbox_unsent ON email_outbox USING btree (id) WHERE ((status
 CREATE INDEX events_cursor ON events USING btree (xid, id);
 CREATE UNIQUE INDEX events_pkey ON events USING btree (id);
 CREATE INDEX events_supplier_cursor ON events USING btree (import_supplier, xid, id);
+CREATE UNIQUE INDEX fleet_leases_pkey ON fleet_leases USING btree (name);
 CREATE UNIQUE INDEX identifier_reservations_pkey ON identifier_reservations USING btree (kind, key);
 CREATE INDEX identifier_reservations_process ON identifier_reservations USING btree (import_process_id);
 CREATE INDEX identifier_reservations_reserved_xid ON identifier_reservations USING btree (reserved_xid);

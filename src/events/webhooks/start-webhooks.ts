@@ -1,8 +1,9 @@
 /**
  * Webhooks in a worker process: fan-out and the sender, both on the lease loop, started by
  * `ferry worker` and by `ferry serve` beside its in-process worker. Any number of processes may
- * run them on one database: fan-out shares the endpoints by row lock, the sender the deliveries
- * by lease.
+ * run them on one database: the sender shares the deliveries by lease; fan-out runs in the one
+ * process that holds the fleet lease `webhook-fan-out` (decision 0102), the others standing by,
+ * and the endpoints' row locks keep it right should two run at once.
  *
  * Neither waits for its poll when there is news: fan-out is woken by `NOTIFY ferry_events` (any
  * process's writes, event-notifier.ts) and by eventsCommitted() (this process's worker), the
@@ -11,6 +12,7 @@
 import type { Registry } from 'prom-client';
 import { ConfigError } from '../../config.ts';
 import type { Db } from '../../infra/db/db.ts';
+import { fleetLease } from '../../infra/fleet-lease.ts';
 import { EVENTS_CHANNEL } from '../event-hub.ts';
 import { EventNotifier } from '../event-notifier.ts';
 import { startWebhookFanOut } from './webhook-fan-out.ts';
@@ -55,6 +57,12 @@ export interface WebhooksHandle {
   stop(): Promise<void>;
 }
 
+/**
+ * How long the fan-out lease lasts (decision 0102): events wait at most about this long after
+ * the process that fanned out dies; one that stops hands the lease on at once.
+ */
+export const FAN_OUT_LEASE_SECONDS = 5;
+
 export function startWebhooks(
   settings: WebhookSettings,
   deps: { db: Db; logger: SenderOptions['logger']; metrics?: Registry },
@@ -68,8 +76,10 @@ export function startWebhooks(
     // queues deliveries; a sender of another process finds them within about a second.
     idlePollMaxMs: settings.pollMs * 4,
   });
+  const lease = fleetLease(deps.db, 'webhook-fan-out', { seconds: FAN_OUT_LEASE_SECONDS });
   const fanOut = startWebhookFanOut({
     db: deps.db,
+    lease,
     logger: deps.logger,
     idlePollMs: settings.pollMs,
     // Woken by every process's notice of new events, fan-out can look rarely when idle.
@@ -101,7 +111,11 @@ export function startWebhooks(
       const unlisten = listening
         .then((release) => release?.())
         .catch((err) => deps.logger.warn({ err }, 'webhooks: could not stop listening for events'));
-      await Promise.all([fanOut.stop(), sender.stop(), unlisten]);
+      const handOn = fanOut
+        .stop()
+        .then(() => lease.release())
+        .catch((err) => deps.logger.warn({ err }, 'webhooks: could not hand the fan-out lease on'));
+      await Promise.all([handOn, sender.stop(), unlisten]);
     },
   };
 }

@@ -7,6 +7,7 @@
  * the next round (in any worker) reads the same page again.
  */
 import type { Db, Queryable } from '../../infra/db/db.ts';
+import type { FleetLease } from '../../infra/fleet-lease.ts';
 import { type LeaseLoop, type LeaseLoopOptions, startLeaseLoop } from '../../infra/lease-loop.ts';
 import { type FeedEvent, MAX_PAGE, parseCursor, readEvents } from '../event-feed.ts';
 import {
@@ -87,6 +88,11 @@ export interface FanOutOptions {
   pageSize?: number;
   /** A round queued deliveries (the sender has work now). */
   onQueued?: () => void;
+  /**
+   * Rounds run only while this process holds it (decision 0102): one process of the fleet fans
+   * out, the others stand by. Without it every round runs.
+   */
+  lease?: FleetLease;
 }
 
 /**
@@ -98,6 +104,7 @@ export function startWebhookFanOut(opts: FanOutOptions): LeaseLoop {
   return startLeaseLoop<FanOutResult>(
     {
       claim: async () => {
+        if (opts.lease && !(await opts.lease.held())) return [];
         const results = await fanOutRound(opts.db, opts.pageSize);
         if (results.some((r) => r.queued > 0)) opts.onQueued?.();
         return results;
