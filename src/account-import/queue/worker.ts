@@ -13,6 +13,7 @@ import type { FerryConfig } from '../../config.ts';
 import { localDate } from '../../infra/clock.ts';
 import { statisticsRefresher } from '../../infra/db/analyze.ts';
 import { type Db, isTemporaryDbError } from '../../infra/db/db.ts';
+import { fleetLease } from '../../infra/fleet-lease.ts';
 import { startLeaseLoop } from '../../infra/lease-loop.ts';
 import { foldTallyChanges } from '../metrics/import-metrics.queries.ts';
 import {
@@ -72,6 +73,11 @@ const LANES = 2;
  */
 const ANALYZE_EVERY_CLAIMS = 5_000;
 const ANALYZE_EVERY_MS = 60_000;
+/**
+ * How long the queue-maintenance lease lasts (decision 0102): expired leases and closed windows
+ * wait at most about this long more when the process that maintained the queue dies.
+ */
+const MAINTENANCE_LEASE_SECONDS = 5;
 /** How often the worker folds the metrics' tally changes (decision 0044). */
 const FOLD_TALLIES_EVERY_MS = 5_000;
 
@@ -96,6 +102,7 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
   const leaseSeconds = opts.leaseSeconds ?? config.workerLeaseSeconds;
   const idlePollMs = opts.idlePollMs ?? 250;
   let lastMaintenance = 0;
+  const maintenanceLease = fleetLease(db, 'import-queue-maintenance', { seconds: MAINTENANCE_LEASE_SECONDS });
   let lastFold = Date.now();
   const batchDuration = opts.metrics ? workerBatchDuration(opts.metrics) : null;
   const lateConflicts = opts.metrics ? workerIdentifierConflicts(opts.metrics) : null;
@@ -222,10 +229,14 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
     }
   }
 
-  /** Before each claim: the hand-backs that wait, and the queue's upkeep once a second. */
+  /**
+   * Before each claim: the hand-backs that wait, and the queue's upkeep once a second, in the one
+   * worker process of the fleet that holds the maintenance lease (decision 0102): done by every
+   * process, it was the same statements once a second each, finding the same rows.
+   */
   async function prepare() {
     await handBack();
-    if (Date.now() - lastMaintenance > 1000) await maintain();
+    if (Date.now() - lastMaintenance > 1000 && (await maintenanceLease.held())) await maintain();
   }
 
   async function claim(): Promise<ClaimedProcess[]> {
@@ -323,6 +334,9 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
     async stop() {
       // Stopping the loop does not wait on the notices' connection, nor fails with it.
       await Promise.all([loop.stop(), listening.then((unlisten) => unlisten?.()).catch(() => {})]);
+      await maintenanceLease
+        .release()
+        .catch((err) => logger.warn({ err }, 'worker: could not hand the maintenance lease on'));
       await queueStatistics.pending;
     },
   };
