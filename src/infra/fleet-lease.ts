@@ -1,10 +1,11 @@
 /**
  * A fleet lease: one process of all those on one database holds a named lease at a time, for
- * work that needs doing once, not once per process (decision 0102). The holder renews it while
- * it works; a holder that dies is replaced once its lease runs out, one that stops hands it back
- * at once. The lease saves work, it does not guard it: what the holder does must stay correct
- * when, for a moment, two processes believe they hold it (a stalled holder, clocks), as webhook
- * fan-out does under its endpoints' row locks.
+ * work that needs doing once, not once per process (decision 0102). The holder renews it on a
+ * timer, whether its work is busy or idle; a holder that dies, or stops and hands it back, is
+ * replaced when another process next asks: once the lease that process last saw has run out.
+ * The lease saves work, it does not guard it: what the holder does must stay correct when, for a
+ * moment, two processes believe they hold it (a stalled holder), as webhook fan-out does under
+ * its endpoints' row locks.
  *
  * Asking costs a statement only when the answer may have changed: the holder renews when a
  * third of its lease is left, another process asks again when the lease it last saw runs out.
@@ -14,8 +15,9 @@ import { hostname } from 'node:os';
 import { type Db, sql } from './db/db.ts';
 
 /**
- * Takes lease $1 for holder $2 for $3 seconds when it is free, run out, or already $2's; answers
- * the holder after the statement and how many ms its lease has left, by the database's clock.
+ * Takes lease $1 for holder $2 for $3 seconds when it is free, run out, or already $2's. Answers
+ * whether this statement took it, and otherwise who holds it and how many ms its lease has left,
+ * by the database's clock (no row: another process took a free lease at the same moment).
  */
 const takeLease = sql(
   'takeFleetLease',
@@ -26,9 +28,9 @@ const takeLease = sql(
       WHERE l.holder = excluded.holder OR l.until < now()
      RETURNING holder, until
    )
-   SELECT holder, (extract(epoch FROM until - now()) * 1000)::float8 AS left_ms FROM taken
+   SELECT true AS taken, (extract(epoch FROM until - now()) * 1000)::float8 AS left_ms FROM taken
    UNION ALL
-   SELECT holder, (extract(epoch FROM until - now()) * 1000)::float8 FROM fleet_leases
+   SELECT false, (extract(epoch FROM until - now()) * 1000)::float8 FROM fleet_leases
     WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM taken)`,
 );
 
@@ -39,7 +41,7 @@ export interface FleetLease {
   readonly holder: string;
   /** Whether this process holds the lease now (taking or renewing it when it is time to ask). */
   held(): Promise<boolean>;
-  /** Hands the lease back if this process holds it, so that another takes it at once. */
+  /** Hands the lease back if this process holds it: free for whichever process asks next. */
   release(): Promise<void>;
 }
 
@@ -57,33 +59,51 @@ export function fleetLease(db: Db, name: string, opts: FleetLeaseOptions): Fleet
   let mine = false;
   let askAt = Number.NEGATIVE_INFINITY;
   let asking: Promise<boolean> | null = null;
+  /** The holder's renewal, due when a third of its lease is left. */
+  let renewal: NodeJS.Timeout | undefined;
 
   async function ask(): Promise<boolean> {
-    const { rows } = await db.query<{ holder: string; left_ms: number }>(takeLease, [
+    clearTimeout(renewal);
+    const { rows } = await db.query<{ taken: boolean; left_ms: number }>(takeLease, [
       name,
       holder,
       opts.seconds,
     ]);
     const row = rows[0];
-    mine = row?.holder === holder;
-    // The holder asks again when a third of its lease is left; another process when the lease
-    // it saw runs out (and at once if the row was gone: released between the two reads).
-    const left = row ? Math.max(0, row.left_ms) : 0;
-    askAt = now() + (mine ? (left * 2) / 3 : left);
+    mine = row?.taken === true;
+    // The holder asks again when a third of its lease is left; another process when the lease it
+    // saw runs out (at most a lease's length: a clock set back must not silence it), and at once
+    // when it saw no row.
+    const left = row ? Math.min(Math.max(0, row.left_ms), opts.seconds * 1000) : 0;
+    const wait = mine ? (left * 2) / 3 : left;
+    askAt = now() + wait;
+    if (mine) {
+      renewal = setTimeout(() => void refresh().catch(() => {}), wait);
+      renewal.unref();
+    }
     return mine;
+  }
+
+  /** Asks now; concurrent callers share one statement. */
+  function refresh(): Promise<boolean> {
+    asking ??= ask().finally(() => {
+      asking = null;
+    });
+    return asking;
+  }
+
+  function held(): Promise<boolean> {
+    return now() < askAt ? Promise.resolve(mine) : refresh();
   }
 
   return {
     holder,
-    held() {
-      if (now() < askAt) return Promise.resolve(mine);
-      // Concurrent callers share one statement.
-      asking ??= ask().finally(() => {
-        asking = null;
-      });
-      return asking;
-    },
+    held,
     async release() {
+      clearTimeout(renewal);
+      // An ask in flight may be about to make this process the holder.
+      await asking?.catch(() => {});
+      clearTimeout(renewal);
       if (!mine) return;
       mine = false;
       askAt = Number.NEGATIVE_INFINITY;

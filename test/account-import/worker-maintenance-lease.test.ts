@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startWorker, type WorkerHandle } from '../../src/account-import/queue/worker.ts';
+import { sql } from '../../src/infra/db/db.ts';
 import { countingDb } from '../helpers/counting-db.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -53,5 +54,16 @@ describe('queue maintenance under the fleet lease', () => {
     await first.handle.stop();
     // The other asks again when the lease it saw would have run out (5 s), and takes it.
     await waitFor(() => second.sweeps() > 0, 10_000, 'the second worker maintains the queue');
+    await second.handle.stop();
+  });
+
+  it('hands the lease back when the worker stops', async () => {
+    const only = worker();
+    await waitFor(() => only.sweeps() > 0, 10_000, 'the worker maintains the queue');
+    await only.handle.stop();
+    const { rows } = await t.db.query<{ n: number }>(
+      sql('', "SELECT count(*)::int AS n FROM fleet_leases WHERE name = 'import-queue-maintenance'"),
+    );
+    assert.equal(rows[0].n, 0);
   });
 });

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { startWebhooks } from '../../src/events/webhooks/start-webhooks.ts';
 import { startWebhookFanOut } from '../../src/events/webhooks/webhook-fan-out.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { fleetLease } from '../../src/infra/fleet-lease.ts';
@@ -37,10 +38,16 @@ describe('webhook fan-out under the fleet lease', () => {
     (await tdb.db.query<{ n: number }>(sql('', 'SELECT count(*)::int AS n FROM webhook_deliveries'))).rows[0]
       .n;
 
-  /** A process's fan-out: its own lease (1 s) and its statements counted. */
-  function processFanOut() {
+  /**
+   * A process's fan-out: its own lease (1 s) and its statements counted. With `clock`, the lease
+   * reads time from it (the test moves it), so the process asks again only when the test says.
+   */
+  function processFanOut(clock?: { ms: number }) {
     const counted = countingDb(tdb.db);
-    const lease = fleetLease(counted.db, 'webhook-fan-out', { seconds: 1 });
+    const lease = fleetLease(counted.db, 'webhook-fan-out', {
+      seconds: 1,
+      now: clock && (() => clock.ms),
+    });
     const loop = startWebhookFanOut({ db: counted.db, logger: silent, idlePollMs: 20, lease });
     loops.push(loop);
     return { loop, lease, rounds: () => counted.calls('selectWebhookEndpointsBehind') };
@@ -49,7 +56,10 @@ describe('webhook fan-out under the fleet lease', () => {
   it('runs rounds in the lease holder only, and in the other process once the holder stops', async () => {
     const first = processFanOut();
     await eventually(() => first.rounds() > 0, 5_000, 'the first process fans out');
-    const second = processFanOut();
+    // The second asks once, then not again until its clock moves: however slow this machine, the
+    // first keeps the lease meanwhile (it renews on a timer).
+    const secondClock = { ms: 0 };
+    const second = processFanOut(secondClock);
     for (let i = 1; i <= 20; i++) {
       await addEvent(tdb.db, 'LEASED', `L-${i}`, 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED');
       first.loop.wake();
@@ -65,11 +75,28 @@ describe('webhook fan-out under the fleet lease', () => {
     for (let i = 21; i <= 30; i++)
       await addEvent(tdb.db, 'LEASED', `L-${i}`, 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED');
     await feedSettled(tdb.db);
-    // The other asks again when the lease it saw would have run out (1 s), and takes it.
+    // The other asks again when the lease it saw would have run out, and takes it.
+    secondClock.ms = 60_000;
     await eventually(async () => (await deliveries()) === 30, 10_000, 'thirty deliveries');
     assert.ok(second.rounds() > 0);
     assert.equal(first.rounds(), before);
     await second.loop.stop();
     await second.lease.release();
+  });
+
+  it('hands the fan-out lease back when webhooks stop', async () => {
+    const holders = async () =>
+      (
+        await tdb.db.query<{ n: number }>(
+          sql('', "SELECT count(*)::int AS n FROM fleet_leases WHERE name = 'webhook-fan-out'"),
+        )
+      ).rows[0].n;
+    const hooks = startWebhooks(
+      { leaseSeconds: 30, pollMs: 20, concurrency: 4 },
+      { db: tdb.db, logger: { info() {}, warn() {} } },
+    );
+    await eventually(async () => (await holders()) === 1, 5_000, 'the fan-out lease taken');
+    await hooks.stop();
+    assert.equal(await holders(), 0);
   });
 });

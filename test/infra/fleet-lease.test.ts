@@ -20,7 +20,10 @@ describe('fleet leases', () => {
     await tdb?.cleanup();
   });
 
-  /** A process's lease `name`, its clock at 0 ms until the test moves it, and its statements counted. */
+  /**
+   * A process's lease `name`, its clock at 0 ms until the test moves it, and its statements
+   * counted. The holder's renewal timer runs in real time: each test releases what it took.
+   */
   function processLease(name: string, seconds: number) {
     const counted = countingDb(tdb.db);
     const clock = { ms: 0 };
@@ -55,6 +58,7 @@ describe('fleet leases', () => {
     b.clock.ms = 61_000;
     assert.equal(await b.lease.held(), false);
     assert.equal(b.asked(), 2);
+    await a.lease.release();
   });
 
   it('passes to another process once the holder hands it back', async () => {
@@ -71,21 +75,61 @@ describe('fleet leases', () => {
     // Handing back a lease one does not hold changes nothing.
     await a.lease.release();
     assert.equal(await holderOf('handed-back'), b.lease.holder);
+    await b.lease.release();
   });
 
-  it('is taken over when its holder stops renewing it, and the old holder learns it lost it', async () => {
-    const a = processLease('run-out', 1);
-    const b = processLease('run-out', 1);
+  it('is kept by renewing it, even when nothing asks, and taken over once its holder stops', async () => {
+    const a = processLease('renewed', 2);
+    const b = processLease('renewed', 2);
     assert.equal(await a.lease.held(), true);
+    const until = async () =>
+      (
+        await tdb.db.query<{ ms: number }>(
+          sql(
+            '',
+            'SELECT (extract(epoch FROM until) * 1000)::float8 AS ms FROM fleet_leases WHERE name = $1',
+          ),
+          ['renewed'],
+        )
+      ).rows[0].ms;
+    const first = await until();
+    // Past the first lease's end, without a call of held(): the holder's timer renewed it.
+    await new Promise((r) => setTimeout(r, 2_500));
+    assert.ok(a.asked() >= 2, `${a.asked()} statements of the holder`);
+    assert.ok((await until()) > first, 'the lease was not renewed');
+    b.clock.ms = 10_000;
     assert.equal(await b.lease.held(), false);
-    // Still a's by the database's clock: b asking early is refused.
-    b.clock.ms = 2_000;
+    // The holder stops renewing (its process hangs, say): once the lease runs out, another takes it.
+    await a.lease.release();
+    assert.equal(await holderOf('renewed'), null);
+    await tdb.db.query(
+      sql(
+        '',
+        "INSERT INTO fleet_leases (name, holder, until) VALUES ('renewed', $1, now() + interval '1 second')",
+      ),
+      [a.lease.holder],
+    );
+    b.clock.ms = 20_000;
     assert.equal(await b.lease.held(), false);
     await new Promise((r) => setTimeout(r, 1_200));
-    b.clock.ms = 4_000;
+    b.clock.ms = 30_000;
     assert.equal(await b.lease.held(), true);
-    a.clock.ms = 4_000;
+    await b.lease.release();
+  });
+
+  it('tells a holder that lost its lease so, at its next ask', async () => {
+    const a = processLease('lost', 60);
+    const b = processLease('lost', 60);
+    assert.equal(await a.lease.held(), true);
+    // As if a's lease had run out and b had taken it.
+    await tdb.db.query(
+      sql('', "UPDATE fleet_leases SET until = now() - interval '1 second' WHERE name = 'lost'"),
+    );
+    b.clock.ms = 100_000;
+    assert.equal(await b.lease.held(), true);
+    a.clock.ms = 100_000;
     assert.equal(await a.lease.held(), false);
-    assert.equal(await holderOf('run-out'), b.lease.holder);
+    assert.equal(await holderOf('lost'), b.lease.holder);
+    await b.lease.release();
   });
 });

@@ -74,8 +74,8 @@ const LANES = 2;
 const ANALYZE_EVERY_CLAIMS = 5_000;
 const ANALYZE_EVERY_MS = 60_000;
 /**
- * How long the queue-maintenance lease lasts (decision 0102): expired leases and closed windows
- * wait at most about this long more when the process that maintained the queue dies.
+ * How long the queue-maintenance lease lasts (decision 0102): when the process that maintains
+ * the queue stops or dies, another takes over at most about this long (and a second) later.
  */
 const MAINTENANCE_LEASE_SECONDS = 5;
 /** How often the worker folds the metrics' tally changes (decision 0044). */
@@ -236,7 +236,10 @@ export function startWorker(config: FerryConfig, opts: WorkerOptions): WorkerHan
    */
   async function prepare() {
     await handBack();
-    if (Date.now() - lastMaintenance > 1000 && (await maintenanceLease.held())) await maintain();
+    if (Date.now() - lastMaintenance <= 1000) return;
+    // Set before the lease is asked: the other lane must not pass this check meanwhile.
+    lastMaintenance = Date.now();
+    if (await maintenanceLease.held()) await maintain();
   }
 
   async function claim(): Promise<ClaimedProcess[]> {

@@ -58,8 +58,9 @@ export interface WebhooksHandle {
 }
 
 /**
- * How long the fan-out lease lasts (decision 0102): events wait at most about this long after
- * the process that fanned out dies; one that stops hands the lease on at once.
+ * How long the fan-out lease lasts (decision 0102): when the process that fans out stops or dies,
+ * another takes over when it next asks, at most about this long later plus one idle wait of its
+ * fan-out loop.
  */
 export const FAN_OUT_LEASE_SECONDS = 5;
 
