@@ -16,8 +16,8 @@ import { type Db, sql } from './db/db.ts';
 
 /**
  * Takes lease $1 for holder $2 for $3 seconds when it is free, run out, or already $2's. Answers
- * whether this statement took it, and otherwise who holds it and how many ms its lease has left,
- * by the database's clock (no row: another process took a free lease at the same moment).
+ * whether this statement took it and how many ms the lease has left, whoever holds it, by the
+ * database's clock (no row: another process took a free lease at the same moment).
  */
 const takeLease = sql(
   'takeFleetLease',
@@ -41,7 +41,10 @@ export interface FleetLease {
   readonly holder: string;
   /** Whether this process holds the lease now (taking or renewing it when it is time to ask). */
   held(): Promise<boolean>;
-  /** Hands the lease back if this process holds it: free for whichever process asks next. */
+  /**
+   * Hands the lease back if this process holds it: free for whichever process asks next. Final:
+   * held() answers false from then on, and nothing renews.
+   */
   release(): Promise<void>;
 }
 
@@ -61,6 +64,19 @@ export function fleetLease(db: Db, name: string, opts: FleetLeaseOptions): Fleet
   let asking: Promise<boolean> | null = null;
   /** The holder's renewal, due when a third of its lease is left. */
   let renewal: NodeJS.Timeout | undefined;
+  let released = false;
+
+  /** Renews in `ms`; a renewal that fails (the database away) is tried again within a second. */
+  function renewIn(ms: number) {
+    renewal = setTimeout(
+      () =>
+        void refresh().catch(() => {
+          if (mine && !released) renewIn(Math.min(1_000, (opts.seconds * 1000) / 6));
+        }),
+      ms,
+    );
+    renewal.unref();
+  }
 
   async function ask(): Promise<boolean> {
     clearTimeout(renewal);
@@ -77,10 +93,7 @@ export function fleetLease(db: Db, name: string, opts: FleetLeaseOptions): Fleet
     const left = row ? Math.min(Math.max(0, row.left_ms), opts.seconds * 1000) : 0;
     const wait = mine ? (left * 2) / 3 : left;
     askAt = now() + wait;
-    if (mine) {
-      renewal = setTimeout(() => void refresh().catch(() => {}), wait);
-      renewal.unref();
-    }
+    if (mine && !released) renewIn(wait);
     return mine;
   }
 
@@ -93,6 +106,7 @@ export function fleetLease(db: Db, name: string, opts: FleetLeaseOptions): Fleet
   }
 
   function held(): Promise<boolean> {
+    if (released) return Promise.resolve(false);
     return now() < askAt ? Promise.resolve(mine) : refresh();
   }
 
@@ -100,6 +114,7 @@ export function fleetLease(db: Db, name: string, opts: FleetLeaseOptions): Fleet
     holder,
     held,
     async release() {
+      released = true;
       clearTimeout(renewal);
       // An ask in flight may be about to make this process the holder.
       await asking?.catch(() => {});

@@ -95,6 +95,7 @@ describe('webhook fan-out under the fleet lease', () => {
       { leaseSeconds: 30, pollMs: 20, concurrency: 4 },
       { db: tdb.db, logger: { info() {}, warn() {} } },
     );
+    loops.push(hooks);
     await eventually(async () => (await holders()) === 1, 5_000, 'the fan-out lease taken');
     await hooks.stop();
     assert.equal(await holders(), 0);

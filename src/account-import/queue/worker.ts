@@ -75,7 +75,7 @@ const ANALYZE_EVERY_CLAIMS = 5_000;
 const ANALYZE_EVERY_MS = 60_000;
 /**
  * How long the queue-maintenance lease lasts (decision 0102): when the process that maintains
- * the queue stops or dies, another takes over at most about this long (and a second) later.
+ * the queue stops or dies, another takes over within about this long plus one idle wait.
  */
 const MAINTENANCE_LEASE_SECONDS = 5;
 /** How often the worker folds the metrics' tally changes (decision 0044). */
