@@ -2,8 +2,10 @@
 // an NDJSON book one request each (POST /v2/data-import/accounts/, 16 at a time, keep-alive) and,
 // once `--stop-after` of them are accepted, runs `--stop` (the script's `podman kill --signal TERM`)
 // without pausing the requests. It goes on until the API refuses connections, then prints JSON:
-// the accepted accounts' external numbers, how many requests were answered after the signal had
-// been delivered (they were in flight: started before `--stop` returned), and how the rest ended.
+// the accepted accounts' external numbers, when each answered request started and was answered
+// (epoch milliseconds, so the caller can set them against the time the API logged the signal:
+// `--stop` returns some time after the signal is delivered, so it cannot tell what was in flight),
+// and how the rest ended.
 // Plain Node (fetch), no dependencies: it runs on the host, outside the image.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -35,7 +37,8 @@ const accepted = [];
 const statuses = {};
 const errors = {};
 let signalledAt = null; // when `--stop` returned: the signal had been delivered by then
-let answeredInFlight = 0;
+const answered = []; // [started, answered] in epoch milliseconds, one pair a request answered
+const now = () => performance.timeOrigin + performance.now();
 let next = 0;
 
 function stopService() {
@@ -49,7 +52,7 @@ function stopService() {
 async function lane() {
   while (next < lines.length) {
     const payload = JSON.parse(lines[next++]);
-    const started = performance.now();
+    const started = now();
     let status;
     try {
       const reply = await fetch(`${base}/v2/data-import/accounts/`, {
@@ -65,7 +68,7 @@ async function lane() {
       return; // the service is going away: this lane stops
     }
     statuses[status] = (statuses[status] ?? 0) + 1;
-    if (signalledAt !== null && started < signalledAt) answeredInFlight++;
+    answered.push([started, now()]);
     if (status === 201) {
       accepted.push(payload.external_account_number);
       if (accepted.length === Number(values['stop-after'])) stopService();
@@ -77,5 +80,5 @@ async function lane() {
 
 await Promise.all(Array.from({ length: Number(values.concurrency) }, lane));
 process.stdout.write(
-  `${JSON.stringify({ accepted, answeredInFlight, statuses, errors, signalled: signalledAt !== null, unsent: lines.length - next })}\n`,
+  `${JSON.stringify({ accepted, answered, statuses, errors, signalled: signalledAt !== null, unsent: lines.length - next })}\n`,
 );

@@ -155,12 +155,19 @@ say "SIGTERM to the API ($api) with requests in flight"
 node scripts/container-test-load.mjs --url "$url" --api-key "$api_key" --book "$work/load.ndjson" \
   --stop-after 40 --stop "podman kill --signal TERM $api" >"$work/load.json"
 expect_clean_exit "$api"
+# In flight: started before the API logged the signal and answered after it (one host clock).
+podman logs "$api" >"$work/api.log" 2>&1
 node -e '
-  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  console.log(`    ${r.accepted.length} accepted, ${r.answeredInFlight} answered after the signal (in flight), statuses ${JSON.stringify(r.statuses)}, connection errors ${JSON.stringify(r.errors)}`);
-  if (!r.signalled || r.answeredInFlight < 1) { console.error("no request was in flight at the signal"); process.exit(1); }
-  require("fs").writeFileSync(process.argv[1] + ".accepted", r.accepted.join("\n") + "\n");
-' "$work/load.json" || fail "the load on the API"
+  const fs = require("fs");
+  const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+  const shutdown = fs.readFileSync(process.argv[2], "utf8").split("\n")
+    .filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((l) => l.msg === "shutting down");
+  if (!r.signalled || !shutdown) { console.error("the API logged no shutdown"); process.exit(1); }
+  const inFlight = r.answered.filter(([started, answered]) => started < shutdown.time && answered >= shutdown.time).length;
+  console.log(`    ${r.accepted.length} accepted, ${inFlight} in flight at the signal and answered, statuses ${JSON.stringify(r.statuses)}, connection errors ${JSON.stringify(r.errors)}`);
+  if (inFlight < 1) { console.error("no request was in flight at the signal"); process.exit(1); }
+  fs.writeFileSync(process.argv[1] + ".accepted", r.accepted.join("\n") + "\n");
+' "$work/load.json" "$work/api.log" || fail "the load on the API"
 # Every accepted account is created once, by the worker still running; nothing is left undone.
 expected=$((200 + $(wc -l <"$work/load.json.accepted")))
 for _ in $(seq 1 600); do
