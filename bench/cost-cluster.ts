@@ -105,8 +105,35 @@ export interface Cluster {
   /** The postmaster's process id, the root of the cluster's processes. */
   pid(): number;
   version: string;
+  /**
+   * The WAL between two positions by record type (pg_waldump --stats=record), the most bytes
+   * first; null when pg_waldump cannot read that far back (its segments recycled after checkpoints).
+   */
+  walByRecordType(from: string, to: string): WalRecordType[] | null;
   /** Stops the cluster and removes its directory; safe to call more than once. */
   remove(): void;
+}
+
+/** One line of pg_waldump's statistics: its records and their bytes, full-page images apart. */
+export interface WalRecordType {
+  /** Resource manager and record, as pg_waldump names them: Heap/INSERT, Btree/INSERT_LEAF. */
+  type: string;
+  records: number;
+  record_bytes: number;
+  fpi_bytes: number;
+}
+
+/** The record-type lines of `pg_waldump --stats=record`: name, then count, record size, FPI size, each with its share. */
+export function parseWalStats(text: string): WalRecordType[] {
+  const share = String.raw`\s+\(\s*[\d.]+\)`;
+  const line = new RegExp(String.raw`^(\w+/\S+)\s+(\d+)${share}\s+(\d+)${share}\s+(\d+)${share}`);
+  const out: WalRecordType[] = [];
+  for (const l of text.split('\n')) {
+    const m = line.exec(l);
+    if (!m || m[2] === '0') continue;
+    out.push({ type: m[1], records: Number(m[2]), record_bytes: Number(m[3]), fpi_bytes: Number(m[4]) });
+  }
+  return out.sort((a, b) => b.record_bytes + b.fpi_bytes - (a.record_bytes + a.fpi_bytes));
 }
 
 const run = (cmd: string, args: string[], asUser: string | null) =>
@@ -170,6 +197,19 @@ export function startCluster(port: number): Cluster {
         `postgres://${user}@localhost:${port}/${database}?host=${encodeURIComponent(dir)}`,
       pid: () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
       version,
+      walByRecordType(from, to) {
+        try {
+          // As root too: reading the cluster's files needs no more than root has.
+          const text = run(
+            join(bin, 'pg_waldump'),
+            ['--stats=record', '-p', join(data, 'pg_wal'), '-s', from, '-e', to],
+            null,
+          );
+          return parseWalStats(text);
+        } catch {
+          return null;
+        }
+      },
       remove,
     };
   } catch (err) {

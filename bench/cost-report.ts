@@ -2,9 +2,11 @@
  * The cost count's figures (bench/cost.ts) as a fixed-width table for a CI log, and as JSON:
  * per account for every run; per webhook delivery for every number of processes with both runs
  * (the run with an endpoint less the one without, over its deliveries); and the ten statements
- * with the most calls, the most buffers and the most execution time of each run.
+ * with the most calls, the most buffers and the most execution time of each run, the rows each
+ * table had written, and the WAL by record type (pg_waldump), where the WAL bytes come from.
  */
 import type { CostRun } from './cost.ts';
+import type { WalRecordType } from './cost-cluster.ts';
 import type { Counts, Statement, TableWrites } from './cost-stats.ts';
 
 const METRICS: [keyof Counts, string][] = [
@@ -94,6 +96,27 @@ function tables(title: string, list: TableWrites[], accounts: number): string[] 
   ];
 }
 
+/** The record types with the most WAL, per account; the rest summed on one line. */
+function walTypes(title: string, list: WalRecordType[] | null, accounts: number): string[] {
+  if (list === null) return [title, "  (pg_waldump could not read the run's WAL: segments recycled)"];
+  const cols = ['records', 'bytes', 'full pages'];
+  const line = (t: Pick<WalRecordType, 'records' | 'record_bytes' | 'fpi_bytes'>, name: string) =>
+    `  ${[t.records, t.record_bytes + t.fpi_bytes, t.fpi_bytes].map((v) => fmt(v / accounts).padStart(10)).join(' ')}  ${name}`;
+  const sum = (l: WalRecordType[]) => ({
+    records: l.reduce((a, t) => a + t.records, 0),
+    record_bytes: l.reduce((a, t) => a + t.record_bytes, 0),
+    fpi_bytes: l.reduce((a, t) => a + t.fpi_bytes, 0),
+  });
+  const rest = list.slice(10);
+  return [
+    title,
+    `  ${cols.map((c) => c.padStart(10)).join(' ')}  record type`,
+    ...list.slice(0, 10).map((t) => line(t, t.type)),
+    ...(rest.length > 0 ? [line(sum(rest), `${rest.length} other types`)] : []),
+    line(sum(list), 'all'),
+  ];
+}
+
 /** The table for a CI log: a column per run (per account) and per number of processes (per delivery). */
 export function costTable(report: { postgres: string; runs: CostRun[] }): string {
   const cols = columns(report.runs);
@@ -145,6 +168,11 @@ export function costTable(report: { postgres: string; runs: CostRun[] }): string
         r.accounts,
       ),
       ...tables(`Rows written per account, by table (${which}; size at the end):`, r.tables, r.accounts),
+      ...walTypes(
+        `WAL per account by record type (${which}; pg_waldump, bytes with full pages):`,
+        r.wal,
+        r.accounts,
+      ),
     );
   }
   return lines.join('\n');

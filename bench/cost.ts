@@ -26,6 +26,7 @@ import {
   reapedTicks,
   startCluster,
   treeTicks,
+  type WalRecordType,
 } from './cost-cluster.ts';
 import {
   type Counts,
@@ -58,6 +59,8 @@ export interface CostRun {
   byTime: Statement[];
   /** The tables written most, and how. */
   tables: TableWrites[];
+  /** The run's WAL by record type (the whole cluster's, as pg_stat_wal); null when unreadable. */
+  wal: WalRecordType[] | null;
 }
 
 export interface CostOptions {
@@ -124,6 +127,7 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
     const books = await writeBooks({ dir, n: accounts, parts: n, supplier: SUPPLIER });
     probe = await new Probe(fresh.url!).connect();
     await resetStats(probe);
+    const walFrom = await walPosition(probe);
     const api = service.api.child.pid!;
     const worker = service.workers.child.pid!;
     const before = {
@@ -159,6 +163,7 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
     const pgTicks = treeTicks(cluster.pid()) - before.pg;
     const read = await readCounts(admin, database, probeTransactions);
     const tables = await readTableWrites(fresh.url!);
+    const wal = cluster.walByRecordType(walFrom, (await admin.query(WAL_POSITION)).rows[0].lsn);
     const run: CostRun = {
       processes: n,
       webhooks,
@@ -177,6 +182,7 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
       byBuffers: read.byBuffers,
       byTime: read.byTime,
       tables,
+      wal,
     };
     ctx.log(
       `  ${n} process${n === 1 ? '' : 'es'}${webhooks ? ', webhooks' : ''}: ${accounts} accounts in ${run.push_s} s${receiver ? `, ${run.deliveries} deliveries in ${run.posts} requests (receiver at ${receiver.priority} priority)` : ''}`,
@@ -195,6 +201,9 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
   }
 }
+
+const WAL_POSITION = 'SELECT pg_current_wal_lsn()::text AS lsn';
+const walPosition = async (probe: Probe) => (await probe.query<{ lsn: string }>(WAL_POSITION))[0].lsn;
 
 /** Waits until the receiver has every event of the supplier; each check is one of the probe's statements. */
 async function deliveriesSettled(
