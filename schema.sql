@@ -204,7 +204,7 @@ CREATE TABLE import_processes (
   import_supplier text NOT NULL,
   external_account_number text NOT NULL,
   status text NOT NULL,
-  payload jsonb NOT NULL,
+  payload json NOT NULL,
   is_dry_run boolean NOT NULL DEFAULT false,
   schedule_window_start timestamp with time zone NOT NULL DEFAULT now(),
   schedule_window_end timestamp with time zone NOT NULL DEFAULT (now() + '4 days'::interval),

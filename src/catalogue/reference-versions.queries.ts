@@ -59,18 +59,24 @@ const insertVersion = sql(
 );
 const notifyChanged = sql('notifyReferenceChanged', `SELECT pg_notify('${REFERENCE_CHANGED_CHANNEL}', $1)`);
 // Who names a value: the accounts (the payload their process keeps, migration 0029) and the
-// processes not CANCELLED.
+// processes not CANCELLED. Payloads are JSON text (decision 0103): one that does not hold any of
+// the codes $3 as text at all is passed over before it is converted to look inside it. $3 is
+// null when a code has a character JSON escapes (then its text need not appear as it is).
+const namesOne = (payload: string) => `
+  ($3::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($3::text[]) AS c(code) WHERE strpos(${payload}::text, c.code) > 0))
+  AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS path(p), jsonb_path_query(${payload}::jsonb, path.p::jsonpath) v
+               WHERE v #>> '{}' = ANY($1::text[]))`;
 const countInUse = sql(
   'countReferenceInUse',
   `SELECT
      (SELECT count(*)::int FROM accounts a JOIN import_processes ap ON ap.id = a.import_process_id
-       WHERE EXISTS (SELECT 1 FROM unnest($2::text[]) AS path(p), jsonb_path_query(ap.payload, path.p::jsonpath) v
-                      WHERE v #>> '{}' = ANY($1::text[]))) AS accounts,
+       WHERE ${namesOne('ap.payload')}) AS accounts,
      (SELECT count(*)::int FROM import_processes i
-       WHERE i.status <> 'CANCELLED'
-         AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS path(p), jsonb_path_query(i.payload, path.p::jsonpath) v
-                      WHERE v #>> '{}' = ANY($1::text[]))) AS processes`,
+       WHERE i.status <> 'CANCELLED' AND ${namesOne('i.payload')}) AS processes`,
 );
+
+/** A code JSON writes as it is, between quotes (none of its characters escaped). */
+const plainInJson = (code: string) => JSON.stringify(code) === `"${code}"`;
 
 /** Takes the registries' lock and answers the current version of `registry` (null: none yet). */
 export async function lockCurrentVersion(tx: Queryable, registry: string): Promise<ReferenceVersion | null> {
@@ -124,7 +130,8 @@ export async function countInUseOf(
   paths: readonly string[],
 ): Promise<InUse> {
   if (codes.length === 0) return { accounts: 0, processes: 0 };
-  const { rows } = await tx.query<InUse>(countInUse, [codes, paths]);
+  const needles = codes.every(plainInJson) ? codes : null;
+  const { rows } = await tx.query<InUse>(countInUse, [codes, paths, needles]);
   return rows[0];
 }
 

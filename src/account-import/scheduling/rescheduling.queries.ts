@@ -23,15 +23,15 @@ import {
 // each compared with what its request would write.
 const lockProcesses = sql(
   'lockImportProcessesForSchedule',
-  `SELECT k.i, p.id, p.status, p.payload = k.payload AS same_payload, p.is_dry_run, a.number AS account_number,
+  `SELECT k.i, p.id, p.status, p.payload::jsonb = k.payload::jsonb AS same_payload, p.is_dry_run, a.number AS account_number,
           p.wave IS NOT DISTINCT FROM k.wave
             AND p.mapping_profile IS NOT DISTINCT FROM k.mapping_profile
             AND p.mapping_profile_version IS NOT DISTINCT FROM k.mapping_profile_version AS same_wave,
           CASE WHEN k.explicit_window
                THEN p.schedule_window_start = k.schedule_window_start AND p.schedule_window_end = k.schedule_window_end
                ELSE p.schedule_window_start <= now() AND p.schedule_window_end > now() END AS same_window
-     FROM jsonb_to_recordset($1::jsonb) AS k(
-            i int, import_supplier text, external_account_number text, payload jsonb, explicit_window boolean,
+     FROM json_to_recordset($1::json) AS k(
+            i int, import_supplier text, external_account_number text, payload json, explicit_window boolean,
             schedule_window_start timestamptz, schedule_window_end timestamptz, wave text,
             mapping_profile text, mapping_profile_version int)
      JOIN import_processes p
@@ -46,8 +46,8 @@ const replacePayloads = sql(
       SET payload = k.payload, is_dry_run = k.is_dry_run, schedule_window_start = k.schedule_window_start,
           schedule_window_end = k.schedule_window_end, wave = k.wave, mapping_profile = k.mapping_profile,
           mapping_profile_version = k.mapping_profile_version, attempts = 0
-     FROM jsonb_to_recordset($1::jsonb) AS k(
-            id bigint, payload jsonb, is_dry_run boolean,
+     FROM json_to_recordset($1::json) AS k(
+            id bigint, payload json, is_dry_run boolean,
             schedule_window_start timestamptz, schedule_window_end timestamptz, wave text,
             mapping_profile text, mapping_profile_version int)
     WHERE p.id = k.id`,

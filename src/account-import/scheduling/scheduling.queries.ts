@@ -31,8 +31,8 @@ const start = startSql('schedule', { at: 'requested_at' });
 const insertProcesses = sql(
   'insertImportProcesses',
   `WITH staged AS (
-     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
-       import_supplier text, external_account_number text, payload jsonb, is_dry_run boolean,
+     SELECT * FROM json_to_recordset($1::json) AS r(
+       import_supplier text, external_account_number text, payload json, is_dry_run boolean,
        schedule_window_start timestamptz, schedule_window_end timestamptz, requested_at timestamptz, wave text,
        mapping_profile text, mapping_profile_version int)
    ), created AS (
@@ -50,7 +50,7 @@ const insertProcesses = sql(
      INSERT INTO identifier_reservations (kind, key, import_process_id, attr)
      SELECT r.kind, r.key, c.id, r.attr
        FROM created c
-       JOIN jsonb_to_recordset($2::jsonb) AS r(import_supplier text, external_account_number text, kind text, key text, attr text)
+       JOIN json_to_recordset($2::json) AS r(import_supplier text, external_account_number text, kind text, key text, attr text)
          ON r.import_supplier = c.import_supplier AND r.external_account_number = c.external_account_number
    )
    SELECT import_supplier, external_account_number FROM created`,
