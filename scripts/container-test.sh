@@ -155,15 +155,21 @@ say "SIGTERM to the API ($api) with requests in flight"
 node scripts/container-test-load.mjs --url "$url" --api-key "$api_key" --book "$work/load.ndjson" \
   --stop-after 40 --stop "podman kill --signal TERM $api" >"$work/load.json"
 expect_clean_exit "$api"
-# In flight: started before the API logged the signal and answered after it (one host clock).
+# In flight: started before the API logged the signal and answered 201 after it (one host clock).
 podman logs "$api" >"$work/api.log" 2>&1
 node -e '
   const fs = require("fs");
   const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-  const shutdown = fs.readFileSync(process.argv[2], "utf8").split("\n")
-    .filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((l) => l.msg === "shutting down");
-  if (!r.signalled || !shutdown) { console.error("the API logged no shutdown"); process.exit(1); }
-  const inFlight = r.answered.filter(([started, answered]) => started < shutdown.time && answered >= shutdown.time).length;
+  const parse = (l) => { try { return JSON.parse(l); } catch { return null; } };
+  // Each API process logs its own shutdown: the signal reached the service at the first of them.
+  const shutdowns = fs.readFileSync(process.argv[2], "utf8").split("\n").map(parse)
+    .filter((l) => l?.msg === "shutting down").map((l) => l.time);
+  if (!r.signalled || shutdowns.length === 0) { console.error("the API logged no shutdown"); process.exit(1); }
+  const first = Math.min(...shutdowns);
+  const early = r.answered.filter(([, answered, status]) => status !== 201 && answered < first);
+  if (early.length > 0) { console.error(`answered ${early[0][2]} before the signal`); process.exit(1); }
+  // In flight, and drained: started before the signal, answered 201 after it.
+  const inFlight = r.answered.filter(([started, answered, status]) => status === 201 && started < first && answered >= first).length;
   console.log(`    ${r.accepted.length} accepted, ${inFlight} in flight at the signal and answered, statuses ${JSON.stringify(r.statuses)}, connection errors ${JSON.stringify(r.errors)}`);
   if (inFlight < 1) { console.error("no request was in flight at the signal"); process.exit(1); }
   fs.writeFileSync(process.argv[1] + ".accepted", r.accepted.join("\n") + "\n");

@@ -61,7 +61,8 @@ const notifyChanged = sql('notifyReferenceChanged', `SELECT pg_notify('${REFEREN
 // Who names a value: the accounts (the payload their process keeps, migration 0029) and the
 // processes not CANCELLED. Payloads are JSON text (decision 0103): one that does not hold any of
 // the codes $3 as text at all is passed over before it is converted to look inside it. $3 is
-// null when a code has a character JSON escapes (then its text need not appear as it is).
+// null when a code has a character JSON escapes (then its text need not appear as it is), or
+// when there are so many codes that searching the text for each costs more than converting it.
 const namesOne = (payload: string) => `
   ($3::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($3::text[]) AS c(code) WHERE strpos(${payload}::text, c.code) > 0))
   AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS path(p), jsonb_path_query(${payload}::jsonb, path.p::jsonpath) v
@@ -75,6 +76,8 @@ const countInUse = sql(
        WHERE i.status <> 'CANCELLED' AND ${namesOne('i.payload')}) AS processes`,
 );
 
+/** Codes searched for in a payload's text at most; more, and every payload is converted. */
+const MAX_SEARCHED_CODES = 32;
 /** A code JSON writes as it is, between quotes (none of its characters escaped). */
 const plainInJson = (code: string) => JSON.stringify(code) === `"${code}"`;
 
@@ -130,7 +133,7 @@ export async function countInUseOf(
   paths: readonly string[],
 ): Promise<InUse> {
   if (codes.length === 0) return { accounts: 0, processes: 0 };
-  const needles = codes.every(plainInJson) ? codes : null;
+  const needles = codes.length <= MAX_SEARCHED_CODES && codes.every(plainInJson) ? codes : null;
   const { rows } = await tx.query<InUse>(countInUse, [codes, paths, needles]);
   return rows[0];
 }
