@@ -104,7 +104,7 @@ describe('the field types and their columns', () => {
     // The field types' columns, and the kinds of column no field lands in (ids, flags, documents,
     // transaction ids).
     const fieldColumns = new Set<string>(['text', 'date', 'timestamp with time zone', 'numeric', 'integer']);
-    const otherColumns = new Set(['bigint', 'boolean', 'jsonb', 'bytea', 'xid8', 'uuid']);
+    const otherColumns = new Set(['bigint', 'boolean', 'jsonb', 'json', 'bytea', 'xid8', 'uuid']);
     // Service bookkeeping that holds no field: a rate-limit bucket's fraction of a token.
     const serviceColumns = new Set(['rate_limit_buckets.tokens']);
     const stray = rows.filter((r) => {
