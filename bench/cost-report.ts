@@ -168,6 +168,11 @@ export function costTable(report: { postgres: string; runs: CostRun[] }): string
         r.accounts,
       ),
       ...tables(`Rows written per account, by table (${which}; size at the end):`, r.tables, r.accounts),
+      ...(r.failed.length > 0
+        ? [
+            `Failed webhook attempts (${which}): ${r.failed.map((f) => `${f.attempts} × ${f.why}`).join('; ')}`,
+          ]
+        : []),
       ...walTypes(
         `WAL per account by record type (${which}; pg_waldump, bytes with full pages):`,
         r.wal,

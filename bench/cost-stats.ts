@@ -70,6 +70,32 @@ export async function readTableWrites(url: string): Promise<TableWrites[]> {
   }
 }
 
+export interface FailedAttempts {
+  why: string;
+  attempts: number;
+}
+
+/**
+ * The webhook attempts that failed, by reason (the receiver's status, or the poster's error):
+ * each is an attempt row, a retry after a backoff and a look whether to disable the endpoint, so
+ * a run with failures counts work a healthy receiver would not cause.
+ */
+export async function readFailedAttempts(url: string): Promise<FailedAttempts[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT coalesce(error, 'HTTP ' || status_code) AS why, count(*)::int AS attempts
+         FROM webhook_delivery_attempts
+        WHERE error IS NOT NULL OR status_code NOT BETWEEN 200 AND 299
+        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5`,
+    );
+    return rows as FailedAttempts[];
+  } finally {
+    await client.end();
+  }
+}
+
 /** A connection of the bench's own to the measured database, counting the transactions it commits there. */
 export class Probe {
   private client: pg.Client;

@@ -30,10 +30,12 @@ import {
 } from './cost-cluster.ts';
 import {
   type Counts,
+  type FailedAttempts,
   FERRY_ROLE,
   ferrySessionsEnded,
   Probe,
   readCounts,
+  readFailedAttempts,
   readTableWrites,
   resetStats,
   type Statement,
@@ -59,6 +61,8 @@ export interface CostRun {
   byTime: Statement[];
   /** The tables written most, and how. */
   tables: TableWrites[];
+  /** Webhook attempts that failed, by reason (empty without webhooks). */
+  failed: FailedAttempts[];
   /** The run's WAL by record type (the whole cluster's, as pg_stat_wal); null when unreadable. */
   wal: WalRecordType[] | null;
 }
@@ -163,6 +167,7 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
     const pgTicks = treeTicks(cluster.pid()) - before.pg;
     const read = await readCounts(admin, database, probeTransactions);
     const tables = await readTableWrites(fresh.url!);
+    const failed = webhooks ? await readFailedAttempts(fresh.url!) : [];
     const wal = cluster.walByRecordType(walFrom, (await admin.query(WAL_POSITION)).rows[0].lsn);
     const run: CostRun = {
       processes: n,
@@ -182,6 +187,7 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
       byBuffers: read.byBuffers,
       byTime: read.byTime,
       tables,
+      failed,
       wal,
     };
     ctx.log(

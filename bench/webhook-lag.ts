@@ -29,6 +29,16 @@ const selectQueued = sql(
           round(1000 * extract(epoch FROM percentile_cont(0.99) WITHIN GROUP (ORDER BY first_attempt_at - created_at)))::int AS p99
      FROM webhook_deliveries WHERE endpoint_id = $1`,
 );
+/**
+ * The attempts that failed (each holds its delivery and its key's later events back by a
+ * backoff), and the most common reason.
+ */
+const selectFailed = sql(
+  'bench.webhookFailedAttempts',
+  `SELECT count(*)::int AS n, mode() WITHIN GROUP (ORDER BY coalesce(a.error, 'HTTP ' || a.status_code)) AS why
+     FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+    WHERE d.endpoint_id = $1 AND (a.error IS NOT NULL OR a.status_code NOT BETWEEN 200 AND 299)`,
+);
 /** Numbered past the other benchmarks' accounts. */
 const FIRST = 3_000_001;
 
@@ -45,6 +55,7 @@ export async function benchWebhookLag(
   const probe = await startLagProbe(db, SUPPLIER);
   let figures: LagFigures;
   let queued = { p50: 0, p99: 0 };
+  let failed: { n: number; why: string | null } = { n: 0, why: null };
   const worker = startBenchWorker(ferry, db, url);
   try {
     const book = join(dir, 'book.ndjson');
@@ -88,6 +99,7 @@ export async function benchWebhookLag(
     await probe.settled(120_000);
     const endpointId = (created.json() as { id: string }).id;
     queued = (await db.query<{ p50: number; p99: number }>(selectQueued, [endpointId])).rows[0];
+    failed = (await db.query<typeof failed>(selectFailed, [endpointId])).rows[0];
   } finally {
     figures = await probe.stop();
     await worker.stop();
@@ -103,6 +115,13 @@ export async function benchWebhookLag(
     ratio: null,
     target: TARGETS['webhook-lag'],
     pass: p99_ms < 1_000 && complete,
-    detail: { accounts: n, ...detail, queued_p50_ms: queued.p50, queued_p99_ms: queued.p99 },
+    detail: {
+      accounts: n,
+      ...detail,
+      queued_p50_ms: queued.p50,
+      queued_p99_ms: queued.p99,
+      failed_attempts: failed.n,
+      ...(failed.why ? { failed_attempts_mostly: failed.why } : {}),
+    },
   };
 }

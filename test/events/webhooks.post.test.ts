@@ -1,7 +1,8 @@
 /**
  * One webhook POST (webhook-post.ts) against real sockets: a 2xx delivers; a receiver that does
  * not answer in time, a 2xx cut off halfway, a refused connection and a redirect are failures
- * with their reason; connections are kept alive between posts; `user:pass@` in the URL is sent as
+ * with their reason; connections are kept alive between posts; a post whose connection closes
+ * before an answer is sent once more at once, and only once; `user:pass@` in the URL is sent as
  * Basic authorization.
  */
 import assert from 'node:assert/strict';
@@ -19,6 +20,7 @@ describe('a webhook POST', () => {
   let base: string;
   let poster: WebhookPoster;
   let connections = 0;
+  const dropped = new Set<string>();
   const seen: { path: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
 
   before(async () => {
@@ -30,6 +32,11 @@ describe('a webhook POST', () => {
       req.on('end', () => {
         seen.push({ path: req.url ?? '', headers: req.headers, body });
         if (req.url === '/silent') return; // never answers
+        if (req.url === '/drop' || (req.url === '/drop-first' && !dropped.has('/drop-first'))) {
+          // Closes the connection without an answer, as a receiver closing an idle one does.
+          dropped.add(req.url);
+          return req.socket.destroy();
+        }
         if (req.url === '/moved') {
           res.writeHead(301, { location: '/ok' });
           return res.end();
@@ -102,6 +109,22 @@ describe('a webhook POST', () => {
     const o = await poster.post(request(`http://127.0.0.1:${port}/`));
     assert.deepEqual([o.delivered, o.statusCode], [false, null]);
     assert.match(o.error ?? '', /^ECONNREFUSED/);
+  });
+
+  it('posts once more at once when the connection closes before any answer', async () => {
+    const o = await poster.post(request(`${base}/drop-first`));
+    assert.deepEqual([o.delivered, o.statusCode, o.error], [true, 204, null]);
+    assert.deepEqual(
+      seen.filter((s) => s.path === '/drop-first').map((s) => s.headers['ferry-event-id']),
+      ['7_9', '7_9'],
+    );
+  });
+
+  it('fails a post whose connection closes twice, after two requests', async () => {
+    const o = await poster.post(request(`${base}/drop`));
+    assert.deepEqual([o.delivered, o.statusCode], [false, null]);
+    assert.match(o.error ?? '', /^(UND_ERR_SOCKET|ECONNRESET|EPIPE): /);
+    assert.equal(seen.filter((s) => s.path === '/drop').length, 2);
   });
 
   it('follows no redirect and keeps the start of a refusal’s body', async () => {

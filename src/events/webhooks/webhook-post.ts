@@ -2,7 +2,8 @@
  * One webhook POST over an undici Agent (keep-alive connection pools, one per receiver origin):
  * the raw body, Ferry's headers, a 10-second limit on the whole exchange, and no redirect
  * followed (a 3xx is a failed attempt: following it would send a signed event wherever the
- * receiver points). undici and not node:http: the same post costs the sender about half the
+ * receiver points). A post whose connection is closed before any answer comes is sent once more at
+ * once, on another connection (decision 0104). undici and not node:http: the same post costs the sender about half the
  * CPU (96 against 195 µs a request, 30,000 requests at 64 in flight on loopback), and a push's
  * events are each posted alone.
  */
@@ -67,6 +68,15 @@ async function readToEnd(body: AsyncIterable<unknown>): Promise<void> {
   }
 }
 
+/**
+ * The connection closed under the post before any answer came: most often a kept-alive connection
+ * that the receiver closed as idle just as this post went out on it (Node's servers close them
+ * after 5 s). The receiver's application has then not seen the post, or has seen it and answers
+ * nothing; either way posting it again at once is what a retry after the backoff would do, less
+ * the second and the successors held back behind it (decision 0104).
+ */
+const CLOSED_UNDER_POST = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
 /** undici's errors in the words an operator reads in an attempt's `error`. */
 function reason(err: unknown): string {
   const e = err as NodeJS.ErrnoException & { errors?: Error[] };
@@ -111,8 +121,8 @@ export function createWebhookPoster(opts: { maxSockets: number; timeoutMs?: numb
     }, timeoutMs);
     const timedOut = () => outcome(null, `no answer within ${timeoutMs / 1000} s`);
     let status: number | null = null;
-    try {
-      const answer = await agent.request({
+    const send = () =>
+      agent.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
@@ -125,6 +135,12 @@ export function createWebhookPoster(opts: { maxSockets: number; timeoutMs?: numb
         },
         body: r.body,
         signal: limit,
+      });
+    try {
+      const answer = await send().catch((err) => {
+        // Once only, and within the same limit: a receiver that drops every post fails it.
+        if (limit.aborted || !CLOSED_UNDER_POST.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+        return send();
       });
       status = answer.statusCode;
       if (status >= 200 && status < 300) {
