@@ -6,8 +6,10 @@
  * and the endpoints' row locks keep it right should two run at once.
  *
  * Neither waits for its poll when there is news: fan-out is woken by `NOTIFY ferry_events` (any
- * process's writes, event-notifier.ts) and by eventsCommitted() (this process's worker), the
- * sender by a fan-out round that queued deliveries. The polls remain, for a notification missed.
+ * process's writes, event-notifier.ts) and by eventsCommitted() (this process's worker); the
+ * sender of every process by `NOTIFY ferry_webhooks_due`, which the process that fans out sends
+ * (coalesced, outside any transaction) after a round that queued deliveries (decision 0105). The
+ * polls remain, for a notification missed and a lease run out.
  */
 import type { Registry } from 'prom-client';
 import { ConfigError } from '../../config.ts';
@@ -17,6 +19,15 @@ import { EVENTS_CHANNEL } from '../event-hub.ts';
 import { EventNotifier } from '../event-notifier.ts';
 import { startWebhookFanOut } from './webhook-fan-out.ts';
 import { type SenderOptions, startWebhookSender } from './webhook-sender.ts';
+
+/** Deliveries were queued: every process's sender claims now (decision 0105). */
+export const WEBHOOKS_DUE_CHANNEL = 'ferry_webhooks_due';
+/**
+ * At most one such notice in this long: under a push the fan-out process queues deliveries many
+ * times a second while the senders are busy anyway, and each notice is a transaction, plus one in
+ * every backend that listens in the database (PostgreSQL signals them all).
+ */
+const DUE_NOTICE_INTERVAL_MS = 250;
 
 export interface WebhookSettings {
   /** WEBHOOK_LEASE_SECONDS: how long a sender's claim on a delivery lasts (default 30). */
@@ -73,10 +84,12 @@ export function startWebhooks(
     leaseSeconds: settings.leaseSeconds,
     concurrency: settings.concurrency,
     idlePollMs: settings.pollMs,
-    // An idle sender looks less often (decision 0100): this process's fan-out wakes it when it
-    // queues deliveries; a sender of another process finds them within about a second.
-    idlePollMaxMs: settings.pollMs * 4,
+    // An idle sender looks rarely (decisions 0100, 0105): the fan-out of any process tells it of
+    // deliveries queued, and it wakes itself when a retry comes due; the look is for a notice
+    // missed and for a lease run out.
+    idlePollMaxMs: settings.pollMs * 16,
   });
+  const dueNotifier = new EventNotifier(deps.db, DUE_NOTICE_INTERVAL_MS, WEBHOOKS_DUE_CHANNEL);
   const lease = fleetLease(deps.db, 'webhook-fan-out', { seconds: FAN_OUT_LEASE_SECONDS });
   const fanOut = startWebhookFanOut({
     db: deps.db,
@@ -85,7 +98,10 @@ export function startWebhooks(
     idlePollMs: settings.pollMs,
     // Woken by every process's notice of new events, fan-out can look rarely when idle.
     idlePollMaxMs: settings.pollMs * 8,
-    onQueued: () => sender.loop.wake(),
+    onQueued: () => {
+      sender.loop.wake();
+      dueNotifier.poke();
+    },
   });
   const notifier = new EventNotifier(deps.db);
   const listening = deps.db
@@ -100,6 +116,17 @@ export function startWebhooks(
       deps.logger.warn({ err }, 'webhooks: could not listen for events; polling only');
       return null;
     });
+  const listeningDue = deps.db
+    .listen(WEBHOOKS_DUE_CHANNEL, {
+      onMessage: () => sender.loop.wake(),
+      onLive: (live) => {
+        if (live) sender.loop.wake();
+      },
+    })
+    .catch((err) => {
+      deps.logger.warn({ err }, 'webhooks: could not listen for queued deliveries; polling only');
+      return null;
+    });
   return {
     eventsCommitted() {
       fanOut.wake();
@@ -107,11 +134,12 @@ export function startWebhooks(
     },
     async stop() {
       notifier.close();
+      dueNotifier.close();
       // The loops stop whatever becomes of the notices' connection: releasing it may fail (the
       // database gone), and that must not leave fan-out and the sender running.
-      const unlisten = listening
-        .then((release) => release?.())
-        .catch((err) => deps.logger.warn({ err }, 'webhooks: could not stop listening for events'));
+      const unlisten = Promise.all(
+        [listening, listeningDue].map((l) => l.then((release) => release?.())),
+      ).catch((err) => deps.logger.warn({ err }, 'webhooks: could not stop listening for notices'));
       const handOn = fanOut
         .stop()
         .then(() => lease.release())

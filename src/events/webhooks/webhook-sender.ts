@@ -134,6 +134,26 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
     }
   }
 
+  /**
+   * The lanes are woken when the earliest retry this sender recorded comes due, so that an idle
+   * sender, which looks only every few seconds (decision 0105), tries it again when its backoff
+   * ends. One timer, not one a retry: those due later are found by the looks that follow.
+   */
+  let retryTimer: NodeJS.Timeout | null = null;
+  let retryAt = Number.POSITIVE_INFINITY;
+  function retryDue(waitMs: number) {
+    const at = Date.now() + waitMs;
+    if (retryTimer && at >= retryAt) return;
+    if (retryTimer) clearTimeout(retryTimer);
+    retryAt = at;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      retryAt = Number.POSITIVE_INFINITY;
+      loop.wake();
+    }, waitMs);
+    retryTimer.unref();
+  }
+
   /** A failed attempt: its backoff, giving up after 72 hours, disabling the endpoint after 24. */
   async function recordFailed(d: ClaimedDelivery, o: PostOutcome): Promise<void> {
     await db.query(insertAttempt, [d.id, o.at, o.statusCode, o.durationMs, o.error]);
@@ -144,6 +164,7 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
     );
     const after = rows[0];
     if (!after) return; // Another sender took it over after this one's lease ran out.
+    if (after.state === 'pending') retryDue(waitMs);
     const log = {
       deliveryId: d.id,
       eventId: d.feed_event_id,
@@ -231,6 +252,7 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
     senderId,
     loop,
     async stop() {
+      if (retryTimer) clearTimeout(retryTimer);
       await loop.stop();
       await statistics.pending;
       poster.close();
