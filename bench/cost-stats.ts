@@ -51,20 +51,24 @@ export interface TableWrites {
  * The tables written most, read in the measured database itself (its own statistics view) once
  * every session has flushed: a run's rows written, table by table.
  */
-export async function readTableWrites(url: string): Promise<TableWrites[]> {
+export const readTableWrites = (url: string) =>
+  queryOnce<TableWrites>(
+    url,
+    `SELECT t.relname AS table, t.n_tup_ins::float8 AS inserted, t.n_tup_upd::float8 AS updated,
+            t.n_tup_hot_upd::float8 AS hot, t.n_tup_del::float8 AS deleted,
+            (SELECT count(*) FROM pg_index i WHERE i.indrelid = t.relid)::int AS indexes,
+            pg_total_relation_size(t.relid)::float8 AS bytes
+       FROM pg_stat_user_tables t
+      WHERE t.n_tup_ins + t.n_tup_upd + t.n_tup_del > 0
+      ORDER BY t.n_tup_ins + t.n_tup_upd + t.n_tup_del DESC, t.relname LIMIT 20`,
+  );
+
+/** One query on a connection of its own to the measured database, closed after it. */
+async function queryOnce<R>(url: string, text: string): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query(
-      `SELECT t.relname AS table, t.n_tup_ins::float8 AS inserted, t.n_tup_upd::float8 AS updated,
-              t.n_tup_hot_upd::float8 AS hot, t.n_tup_del::float8 AS deleted,
-              (SELECT count(*) FROM pg_index i WHERE i.indrelid = t.relid)::int AS indexes,
-              pg_total_relation_size(t.relid)::float8 AS bytes
-         FROM pg_stat_user_tables t
-        WHERE t.n_tup_ins + t.n_tup_upd + t.n_tup_del > 0
-        ORDER BY t.n_tup_ins + t.n_tup_upd + t.n_tup_del DESC, t.relname LIMIT 20`,
-    );
-    return rows as TableWrites[];
+    return (await client.query(text)).rows as R[];
   } finally {
     await client.end();
   }
@@ -80,21 +84,14 @@ export interface FailedAttempts {
  * each is an attempt row, a retry after a backoff and a look whether to disable the endpoint, so
  * a run with failures counts work a healthy receiver would not cause.
  */
-export async function readFailedAttempts(url: string): Promise<FailedAttempts[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      `SELECT coalesce(error, 'HTTP ' || status_code) AS why, count(*)::int AS attempts
-         FROM webhook_delivery_attempts
-        WHERE error IS NOT NULL OR status_code NOT BETWEEN 200 AND 299
-        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5`,
-    );
-    return rows as FailedAttempts[];
-  } finally {
-    await client.end();
-  }
-}
+export const readFailedAttempts = (url: string) =>
+  queryOnce<FailedAttempts>(
+    url,
+    `SELECT coalesce(error, 'HTTP ' || status_code) AS why, count(*)::int AS attempts
+       FROM webhook_delivery_attempts
+      WHERE error IS NOT NULL OR status_code NOT BETWEEN 200 AND 299
+      GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5`,
+  );
 
 /** A connection of the bench's own to the measured database, counting the transactions it commits there. */
 export class Probe {

@@ -63,6 +63,8 @@ export function webhookSettings(env: Record<string, string | undefined>): Webhoo
 }
 
 export interface WebhooksHandle {
+  /** Resolves once both notice channels are listened on (or could not be: polling only). */
+  readonly listening: Promise<void>;
   /** This process committed events: fan-out reads them now, other processes hear of it. */
   eventsCommitted(): void;
   stop(): Promise<void>;
@@ -104,30 +106,25 @@ export function startWebhooks(
     },
   });
   const notifier = new EventNotifier(deps.db);
-  const listening = deps.db
-    .listen(EVENTS_CHANNEL, {
-      onMessage: () => fanOut.wake(),
-      // Listening again after a lost connection: what was notified meanwhile is read now.
-      onLive: (live) => {
-        if (live) fanOut.wake();
-      },
-    })
-    .catch((err) => {
-      deps.logger.warn({ err }, 'webhooks: could not listen for events; polling only');
-      return null;
-    });
-  const listeningDue = deps.db
-    .listen(WEBHOOKS_DUE_CHANNEL, {
-      onMessage: () => sender.loop.wake(),
-      onLive: (live) => {
-        if (live) sender.loop.wake();
-      },
-    })
-    .catch((err) => {
-      deps.logger.warn({ err }, 'webhooks: could not listen for queued deliveries; polling only');
-      return null;
-    });
+  /** Wakes `loop` on each notice of `channel`, and when listening starts again after a lost connection. */
+  const listenAndWake = (channel: string, loop: { wake(): void }, what: string) =>
+    deps.db
+      .listen(channel, {
+        onMessage: () => loop.wake(),
+        onLive: (live) => {
+          if (live) loop.wake();
+        },
+      })
+      .catch((err) => {
+        deps.logger.warn({ err }, `webhooks: could not listen for ${what}; polling only`);
+        return null;
+      });
+  const listens = [
+    listenAndWake(EVENTS_CHANNEL, fanOut, 'events'),
+    listenAndWake(WEBHOOKS_DUE_CHANNEL, sender.loop, 'queued deliveries'),
+  ];
   return {
+    listening: Promise.all(listens).then(() => {}),
     eventsCommitted() {
       fanOut.wake();
       notifier.poke();
@@ -138,8 +135,12 @@ export function startWebhooks(
       // The loops stop whatever becomes of the notices' connection: releasing it may fail (the
       // database gone), and that must not leave fan-out and the sender running.
       const unlisten = Promise.all(
-        [listening, listeningDue].map((l) => l.then((release) => release?.())),
-      ).catch((err) => deps.logger.warn({ err }, 'webhooks: could not stop listening for notices'));
+        listens.map((l) =>
+          l
+            .then((release) => release?.())
+            .catch((err) => deps.logger.warn({ err }, 'webhooks: could not stop listening for notices')),
+        ),
+      );
       const handOn = fanOut
         .stop()
         .then(() => lease.release())

@@ -2,10 +2,10 @@
  * One webhook POST over an undici Agent (keep-alive connection pools, one per receiver origin):
  * the raw body, Ferry's headers, a 10-second limit on the whole exchange, and no redirect
  * followed (a 3xx is a failed attempt: following it would send a signed event wherever the
- * receiver points). A post whose connection is closed before any answer comes is sent once more at
- * once, on another connection (decision 0104). undici and not node:http: the same post costs the sender about half the
- * CPU (96 against 195 µs a request, 30,000 requests at 64 in flight on loopback), and a push's
- * events are each posted alone.
+ * receiver points). A post whose connection is closed before any answer comes is sent once more
+ * at once, on another connection (decision 0104). undici and not node:http: the same post costs
+ * the sender about half the CPU (96 against 195 µs a request, 30,000 requests at 64 in flight on
+ * loopback), and a push's events are each posted alone.
  */
 import { EventEmitter } from 'node:events';
 import { Agent } from 'undici';

@@ -87,6 +87,8 @@ const LANES = 2;
  * first few in index order (a second per claim, not 0.5 ms).
  */
 const ANALYZE_EVERY_CLAIMS = 2_000;
+/** Retry due times a sender keeps to wake itself at (the earliest). */
+const RETRY_WAKES = 1_024;
 const ANALYZE_EVERY_MS = 30_000;
 
 /** The wait before the next attempt after `attempts` failed ones: between half and all of the doubled base. */
@@ -135,23 +137,38 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
   }
 
   /**
-   * The lanes are woken when the earliest retry this sender recorded comes due, so that an idle
-   * sender, which looks only every few seconds (decision 0105), tries it again when its backoff
-   * ends. One timer, not one a retry: those due later are found by the looks that follow.
+   * The lanes are woken when each retry this sender recorded comes due, so that an idle sender,
+   * which looks only every few seconds (decision 0105), tries it again when its backoff ends. One
+   * timer, for the earliest of the due times kept (sorted; at most RETRY_WAKES of them, the
+   * earliest: a later one left out is found by the looks that follow).
    */
+  const retryAts: number[] = [];
   let retryTimer: NodeJS.Timeout | null = null;
-  let retryAt = Number.POSITIVE_INFINITY;
-  function retryDue(waitMs: number) {
-    const at = Date.now() + waitMs;
-    if (retryTimer && at >= retryAt) return;
+  function armRetryTimer() {
     if (retryTimer) clearTimeout(retryTimer);
-    retryAt = at;
-    retryTimer = setTimeout(() => {
-      retryTimer = null;
-      retryAt = Number.POSITIVE_INFINITY;
-      loop.wake();
-    }, waitMs);
+    retryTimer = null;
+    if (retryAts.length === 0 || loop.signal.aborted) return;
+    retryTimer = setTimeout(
+      () => {
+        retryTimer = null;
+        const now = Date.now();
+        while (retryAts.length > 0 && retryAts[0] <= now) retryAts.shift();
+        loop.wake();
+        armRetryTimer();
+      },
+      Math.max(0, retryAts[0] - Date.now()),
+    );
     retryTimer.unref();
+  }
+  function retryDue(waitMs: number) {
+    if (loop.signal.aborted) return;
+    const at = Date.now() + waitMs;
+    let i = retryAts.length;
+    while (i > 0 && retryAts[i - 1] > at) i--;
+    if (i >= RETRY_WAKES) return;
+    retryAts.splice(i, 0, at);
+    if (retryAts.length > RETRY_WAKES) retryAts.pop();
+    if (i === 0) armRetryTimer();
   }
 
   /** A failed attempt: its backoff, giving up after 72 hours, disabling the endpoint after 24. */
@@ -252,8 +269,10 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
     senderId,
     loop,
     async stop() {
-      if (retryTimer) clearTimeout(retryTimer);
       await loop.stop();
+      // After the loop: a settle finishing meanwhile may still have recorded a failure.
+      retryAts.length = 0;
+      armRetryTimer();
       await statistics.pending;
       poster.close();
     },
