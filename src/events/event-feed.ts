@@ -47,7 +47,8 @@ export const cursorText = (c: Cursor): string => `${c.xid}_${c.id}`;
 export const MAX_PAGE = 1_000;
 export const DEFAULT_PAGE = 100;
 
-interface EventRow {
+/** An events row as feedColumns reads it. */
+export interface EventRow {
   xid: string;
   id: string;
   type: string;
@@ -57,13 +58,32 @@ interface EventRow {
   data: Record<string, unknown>;
 }
 
+/**
+ * The columns of events row `alias` that make a feed event (feedEventOf), each named `<prefix><column>`:
+ * the feed's pages and the webhook sender's claim (which builds each delivery's body from its event,
+ * decision 0106) read them alike, so a delivery's body is the feed's event byte for byte.
+ */
+export const feedColumns = (alias: string, prefix = '') =>
+  `${alias}.xid::text AS ${prefix}xid, ${alias}.id::text AS ${prefix}id, ${alias}.type AS ${prefix}type,
+   to_char(${alias}.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS ${prefix}occurred_at,
+   ${alias}.import_supplier AS ${prefix}import_supplier,
+   ${alias}.external_account_number AS ${prefix}external_account_number, ${alias}.data AS ${prefix}data`;
+
+/** The feed's event of an events row. */
+export const feedEventOf = (r: EventRow): FeedEvent => ({
+  id: cursorText(r),
+  type: r.type,
+  occurred_at: r.occurred_at,
+  import_supplier: r.import_supplier,
+  external_account_number: r.external_account_number,
+  data: r.data,
+});
+
 // The horizon and the page in one snapshot. `$1` NULL reads every supplier's events.
 const selectPage = sql(
   'selectEventPage',
   `WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon)
-   SELECT e.xid::text, e.id::text, e.type,
-          to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS occurred_at,
-          e.import_supplier, e.external_account_number, e.data
+   SELECT ${feedColumns('e')}
      FROM h CROSS JOIN LATERAL (
        SELECT * FROM events e
         WHERE ($1::text IS NULL OR e.import_supplier = $1)
@@ -97,14 +117,7 @@ export async function readEvents(db: Queryable, q: EventPageQuery): Promise<Even
     q.limit,
     q.types && q.types.length > 0 ? q.types : null,
   ]);
-  const events = rows.map((r) => ({
-    id: cursorText(r),
-    type: r.type,
-    occurred_at: r.occurred_at,
-    import_supplier: r.import_supplier,
-    external_account_number: r.external_account_number,
-    data: r.data,
-  }));
+  const events = rows.map(feedEventOf);
   const last = rows.at(-1);
   return { events, next: last ? { xid: last.xid, id: last.id } : q.after };
 }

@@ -47,7 +47,8 @@ describe('webhook claims as HOT updates', () => {
         ),
       )
     ).rows[0].id;
-    // Bodies the size of a real event's: several pages of them, each full up to its fill factor.
+    // Stored bodies (a test event's, or a delivery's from before migration 0032), 700 bytes each:
+    // several pages of them, each full up to its fill factor.
     await t.db.query(
       sql(
         '',

@@ -3,6 +3,7 @@
  * tables of migration 0020. Locking choices are explained beside each statement.
  */
 import { sql } from '../../infra/db/db.ts';
+import { feedColumns, feedEventOf } from '../event-feed.ts';
 
 /**
  * Enabled endpoints with an event after their cursor that fan-out may read already (below the
@@ -42,15 +43,16 @@ export const lockEndpointForFanOut = sql(
 /**
  * The deliveries of one page of the feed for endpoint $1. The unique (endpoint_id, event_id)
  * makes a repeated fan-out of an event a no-op (it cannot happen while the cursor moves in the
- * same transaction, but the table says so, not only the code).
+ * same transaction, but the table says so, not only the code). No body: the claim builds it from
+ * the event (decision 0106).
  */
 export const insertDeliveries = sql(
   'insertWebhookDeliveries',
   `INSERT INTO webhook_deliveries
-          (endpoint_id, event_id, event_xid, feed_event_id, event_type, ordering_key, occurred_at, body)
-   SELECT $1, u.event_id, u.event_xid, u.feed_event_id, u.event_type, u.ordering_key, u.occurred_at, u.body
-     FROM unnest($2::bigint[], $3::xid8[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
-          AS u(event_id, event_xid, feed_event_id, event_type, ordering_key, occurred_at, body)
+          (endpoint_id, event_id, event_xid, feed_event_id, event_type, ordering_key, occurred_at)
+   SELECT $1, u.event_id, u.event_xid, u.feed_event_id, u.event_type, u.ordering_key, u.occurred_at
+     FROM unnest($2::bigint[], $3::xid8[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+          AS u(event_id, event_xid, feed_event_id, event_type, ordering_key, occurred_at)
    ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
 );
 
@@ -66,9 +68,46 @@ export interface ClaimedDelivery {
   url: string;
   secret: string;
   feed_event_id: string;
-  body: string;
+  /** What is posted: a test event's stored body, else the feed's event; null when that is gone. */
+  body: string | null;
   attempts: number;
   occurred_at: Date;
+}
+
+/** A row of claimDueDeliveries: the delivery, and its event's columns (null for a test event). */
+export interface ClaimedRow extends ClaimedDelivery {
+  ev_xid: string | null;
+  ev_id: string | null;
+  ev_type: string;
+  ev_occurred_at: string;
+  ev_import_supplier: string;
+  ev_external_account_number: string | null;
+  ev_data: Record<string, unknown>;
+}
+
+/** The claimed delivery of a row: its body is the stored one, else its event as the feed has it. */
+export function claimedDelivery(r: ClaimedRow): ClaimedDelivery {
+  const {
+    ev_xid,
+    ev_id,
+    ev_type,
+    ev_occurred_at,
+    ev_import_supplier,
+    ev_external_account_number,
+    ev_data,
+    ...d
+  } = r;
+  if (d.body !== null || ev_xid === null || ev_id === null) return d;
+  const event = feedEventOf({
+    xid: ev_xid,
+    id: ev_id,
+    type: ev_type,
+    occurred_at: ev_occurred_at,
+    import_supplier: ev_import_supplier,
+    external_account_number: ev_external_account_number,
+    data: ev_data,
+  });
+  return { ...d, body: JSON.stringify(event) };
 }
 
 /**
@@ -81,6 +120,9 @@ export interface ClaimedDelivery {
  * Locking, as for the import queue: FOR UPDATE SKIP LOCKED gives concurrent senders disjoint
  * rows without waiting; after this statement the lease columns say who owns a row. A head that
  * another sender holds is still pending, so the NOT EXISTS keeps its successor back too.
+ *
+ * A delivery of the feed stores no body: it is its event as the feed answers it, read here from
+ * the events table (claimedDelivery builds it). Only a test event keeps a body of its own.
  */
 export const claimDueDeliveries = sql(
   'claimDueWebhookDeliveries',
@@ -96,13 +138,18 @@ export const claimDueDeliveries = sql(
       ORDER BY d.next_attempt_at, d.id
       LIMIT $2
         FOR UPDATE OF d SKIP LOCKED
+   ), claimed AS (
+     UPDATE webhook_deliveries d
+        SET locked_by = $1, locked_until = now() + make_interval(secs => $3),
+            first_attempt_at = coalesce(d.first_attempt_at, now())
+       FROM due, webhook_endpoints e
+      WHERE d.id = due.id AND e.id = d.endpoint_id
+     RETURNING d.id, d.endpoint_id, e.url, e.secret, d.feed_event_id, d.body, d.attempts, d.occurred_at,
+               d.event_id
    )
-   UPDATE webhook_deliveries d
-      SET locked_by = $1, locked_until = now() + make_interval(secs => $3),
-          first_attempt_at = coalesce(d.first_attempt_at, now())
-     FROM due, webhook_endpoints e
-    WHERE d.id = due.id AND e.id = d.endpoint_id
-   RETURNING d.id, d.endpoint_id, e.url, e.secret, d.feed_event_id, d.body, d.attempts, d.occurred_at`,
+   SELECT c.id, c.endpoint_id, c.url, c.secret, c.feed_event_id, c.body, c.attempts, c.occurred_at,
+          ${feedColumns('v', 'ev_')}
+     FROM claimed c LEFT JOIN events v ON v.id = c.event_id AND c.body IS NULL`,
 );
 
 /** One attempt at delivery $1 (at $2, status $3, $4 ms, error $5), whatever became of the delivery. */

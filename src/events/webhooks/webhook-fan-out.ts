@@ -57,7 +57,6 @@ async function fanOutEndpoint(
       wanted.map((e) => e.type),
       wanted.map(orderingKeyOf),
       wanted.map((e) => e.occurred_at),
-      wanted.map((e) => JSON.stringify(e)),
     ]);
   }
   await tx.query(advanceEndpointCursor, [endpoint.id, page.next.xid, page.next.id]);

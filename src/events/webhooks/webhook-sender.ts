@@ -16,7 +16,9 @@ import type { Db } from '../../infra/db/db.ts';
 import { type LeaseLoop, type LeaseLoopOptions, startLeaseLoop } from '../../infra/lease-loop.ts';
 import {
   type ClaimedDelivery,
+  type ClaimedRow,
   claimDueDeliveries,
+  claimedDelivery,
   disableFailingEndpoint,
   insertAttempt,
   markBatchDelivered,
@@ -87,9 +89,22 @@ const LANES = 2;
  * first few in index order (a second per claim, not 0.5 ms).
  */
 const ANALYZE_EVERY_CLAIMS = 2_000;
+const ANALYZE_EVERY_MS = 30_000;
 /** Retry due times a sender keeps to wake itself at (the earliest). */
 const RETRY_WAKES = 1_024;
-const ANALYZE_EVERY_MS = 30_000;
+
+/**
+ * The outcome of a delivery whose event is no longer in the events table (the feed never deletes
+ * one; only a hand-made change to the database could): nothing to post, so it fails as an
+ * attempt does, is tried again, and fails for good after the retry policy's give-up time.
+ */
+const eventGone = (): PostOutcome => ({
+  delivered: false,
+  statusCode: null,
+  error: 'its event is no longer in the event feed',
+  durationMs: 0,
+  at: new Date(),
+});
 
 /** The wait before the next attempt after `attempts` failed ones: between half and all of the doubled base. */
 export function retryDelayMs(
@@ -227,12 +242,10 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
     const delivered: [ClaimedDelivery, PostOutcome][] = [];
     await Promise.all(
       claimed.map(async (d) => {
-        const outcome = await poster.post({
-          url: d.url,
-          secret: d.secret,
-          eventId: d.feed_event_id,
-          body: d.body,
-        });
+        const outcome =
+          d.body === null
+            ? eventGone()
+            : await poster.post({ url: d.url, secret: d.secret, eventId: d.feed_event_id, body: d.body });
         if (outcome.delivered) {
           delivered.push([d, outcome]);
           return;
@@ -254,9 +267,9 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
   }
 
   async function claim() {
-    const { rows } = await db.query<ClaimedDelivery>(claimDueDeliveries, [senderId, batchSize, leaseSeconds]);
+    const { rows } = await db.query<ClaimedRow>(claimDueDeliveries, [senderId, batchSize, leaseSeconds]);
     statistics.claimed(rows.length);
-    return rows;
+    return rows.map(claimedDelivery);
   }
 
   const loop = startLeaseLoop(
