@@ -2,10 +2,10 @@
  * A delivery's body is its event as the feed answers it, read from the events table when the
  * delivery is claimed (decision 0106): fan-out stores none. A test event, and a delivery written
  * before migration 0032, keep the body stored with them. A delivery whose event is gone is not
- * posted: it fails as an attempt does.
+ * posted: it fails for good at once, and its key's later events go on.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { currentCursor } from '../../src/events/event-feed.ts';
 import {
   type ClaimedRow,
@@ -19,12 +19,12 @@ import { createTestDb, type TestDb } from '../helpers/test-db.ts';
 import { addEvent, eventually, type Receiver, startReceiver, wholeFeed } from './webhooks-helpers.ts';
 
 const CREATED = 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED';
+const STARTED = 'EVENT_ACCOUNT_IMPORT_PROCESS_STARTED';
 const silent = { info() {}, warn() {}, error() {} };
 
 describe('a webhook delivery’s body, read from its event', () => {
   let t: TestDb;
   let receiver: Receiver;
-  let endpointId: string;
   before(async () => {
     t = await createTestDb();
     receiver = await startReceiver();
@@ -33,32 +33,42 @@ describe('a webhook delivery’s body, read from its event', () => {
     await receiver?.close();
     await t?.cleanup();
   });
-  beforeEach(async () => {
-    await t.db.query(sql('', 'DELETE FROM webhook_endpoints'));
-    // Its cursor at the feed's end: each test's deliveries are of its own events only.
+
+  /** An endpoint for one supplier's events, its cursor at the feed's end. */
+  const endpointFor = async (supplier: string) => {
     const end = await currentCursor(t.db);
     const { rows } = await t.db.query<{ id: string }>(
       sql(
         '',
         `INSERT INTO webhook_endpoints (url, import_suppliers, secret, cursor_xid, cursor_id)
-         VALUES ($1, '{*}', 'secret', $2::xid8, $3::bigint) RETURNING id`,
+         VALUES ($1, ARRAY[$2], 'secret', $3::xid8, $4::bigint) RETURNING id`,
       ),
-      [`${receiver.url}/body`, end.xid, end.id],
+      [`${receiver.url}/${supplier}`, supplier, end.xid, end.id],
     );
-    endpointId = rows[0].id;
-  });
-
-  const claim = async () =>
-    (await t.db.query<ClaimedRow>(claimDueDeliveries, ['body-test', 100, 300])).rows.map(claimedDelivery);
-  const count = async (where: string) =>
+    return rows[0].id;
+  };
+  const count = async (endpointId: string, where: string) =>
     (
       await t.db.query<{ n: number }>(
         sql('', `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND ${where}`),
         [endpointId],
       )
     ).rows[0].n;
+  /** Fan-out rounds until the endpoint has `n` deliveries (an open transaction elsewhere may hold events back). */
+  const fanOutTo = (endpointId: string, n: number) =>
+    eventually(
+      async () => {
+        await fanOutRound(t.db);
+        return (await count(endpointId, 'true')) === n;
+      },
+      10_000,
+      `${n} deliveries`,
+    );
+  const claim = async () =>
+    (await t.db.query<ClaimedRow>(claimDueDeliveries, ['body-test', 100, 300])).rows.map(claimedDelivery);
 
   it('fan-out stores no body, and the claim gives the feed’s event byte for byte', async () => {
+    const endpointId = await endpointFor('BODY');
     await addEvent(t.db, 'BODY', 'B-1', CREATED);
     // Data the JSON round trip could change: escapes, non-ASCII text, a decimal, nesting, a null.
     await t.db.query(
@@ -70,29 +80,29 @@ describe('a webhook delivery’s body, read from its event', () => {
                                     'list', jsonb_build_array(1, 'two', NULL), 'none', NULL))`,
       ),
     );
-    await fanOutRound(t.db);
-    assert.equal(await count('true'), 2);
-    assert.equal(await count('body IS NOT NULL'), 0, 'deliveries that store a body');
+    await fanOutTo(endpointId, 2);
+    assert.equal(await count(endpointId, 'stored_body IS NOT NULL'), 0, 'deliveries that store a body');
     const feed = new Map((await wholeFeed(t.db, 'BODY')).map((e) => [e.id, JSON.stringify(e)]));
-    const claimed = await claim();
+    const claimed = (await claim()).filter((d) => d.endpoint_id === endpointId);
     assert.equal(claimed.length, 2);
     for (const d of claimed) assert.equal(d.body, feed.get(d.feed_event_id), d.feed_event_id);
     assert.match(claimed.map((d) => d.body).join(), /Jabłoński said \\"stop\\"\\n\\ttwice/);
   });
 
   it('keeps and posts a body stored with the delivery, and refuses a delivery with neither', async () => {
-    await addEvent(t.db, 'BODY', 'B-2', CREATED);
-    const [event] = (await wholeFeed(t.db, 'BODY')).slice(-1);
+    const endpointId = await endpointFor('STORED');
+    await addEvent(t.db, 'STORED', 'S-1', CREATED);
+    const [event] = await wholeFeed(t.db, 'STORED');
     const [xid, id] = event.id.split('_');
     const insert = sql(
       '',
-      `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_xid, feed_event_id, event_type, occurred_at, body)
+      `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_xid, feed_event_id, event_type, occurred_at, stored_body)
        VALUES ($1, $2, $3::xid8, $4, $5, now(), $6)`,
     );
     // As a delivery written before migration 0032 was: its body stored, its event in the feed.
     await t.db.query(insert, [endpointId, id, xid, event.id, CREATED, '{"written":"before 0032"}']);
     assert.deepEqual(
-      (await claim()).map((d) => d.body),
+      (await claim()).filter((d) => d.endpoint_id === endpointId).map((d) => d.body),
       ['{"written":"before 0032"}'],
     );
     await assert.rejects(
@@ -101,11 +111,12 @@ describe('a webhook delivery’s body, read from its event', () => {
     );
   });
 
-  it('does not post a delivery whose event is gone: it is a failed attempt with the reason', async () => {
+  it('fails a delivery whose event is gone at once, posts nothing for it, and goes on with its key', async () => {
+    const endpointId = await endpointFor('GONE');
     await addEvent(t.db, 'GONE', 'G-1', CREATED);
-    await fanOutRound(t.db);
-    assert.equal(await count('true'), 1);
-    await t.db.query(sql('', "DELETE FROM events WHERE import_supplier = 'GONE'"));
+    await addEvent(t.db, 'GONE', 'G-1', STARTED);
+    await fanOutTo(endpointId, 2);
+    await t.db.query(sql('', "DELETE FROM events WHERE import_supplier = 'GONE' AND type = $1"), [CREATED]);
     const sender = startWebhookSender({
       db: t.db,
       logger: silent,
@@ -115,21 +126,36 @@ describe('a webhook delivery’s body, read from its event', () => {
       retry: { baseMs: 60_000 },
     });
     try {
-      const attempts = sql(
-        '',
-        `SELECT a.error, a.status_code FROM webhook_delivery_attempts a
-           JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1`,
-      );
+      const posted = () => receiver.received.filter((r) => r.path === '/GONE');
       await eventually(
-        async () => (await t.db.query(attempts, [endpointId])).rows.length > 0,
+        async () => (await count(endpointId, "state = 'delivered'")) === 1,
         10_000,
-        'the attempt',
+        'the key’s next event delivered',
       );
-      assert.deepEqual((await t.db.query(attempts, [endpointId])).rows, [
-        { error: 'its event is no longer in the event feed', status_code: null },
+      const states = await t.db.query(
+        sql(
+          '',
+          `SELECT d.event_type, d.state, d.attempts, d.last_error, a.error AS attempt_error
+             FROM webhook_deliveries d LEFT JOIN webhook_delivery_attempts a ON a.delivery_id = d.id
+            WHERE d.endpoint_id = $1 ORDER BY d.id`,
+        ),
+        [endpointId],
+      );
+      const gone = 'its event is no longer in the event feed';
+      assert.deepEqual(states.rows, [
+        { event_type: CREATED, state: 'failed', attempts: 1, last_error: gone, attempt_error: gone },
+        { event_type: STARTED, state: 'delivered', attempts: 1, last_error: null, attempt_error: null },
       ]);
-      assert.equal(await count("state = 'pending' AND attempts = 1"), 1, 'pending, to be tried again');
-      assert.deepEqual(receiver.received, [], 'nothing posted');
+      assert.deepEqual(
+        posted().map((r) => JSON.parse(r.body).type),
+        [STARTED],
+        'only the event still in the feed is posted',
+      );
+      const endpoint = await t.db.query(
+        sql('', 'SELECT enabled, failing_since FROM webhook_endpoints WHERE id = $1'),
+        [endpointId],
+      );
+      assert.deepEqual(endpoint.rows, [{ enabled: true, failing_since: null }], 'not counted as failing');
     } finally {
       await sender.stop();
     }

@@ -53,7 +53,7 @@ describe('webhook claims as HOT updates', () => {
       sql(
         '',
         `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_xid, feed_event_id, event_type,
-                                         ordering_key, occurred_at, body)
+                                         ordering_key, occurred_at, stored_body)
          SELECT $1, g, '1'::xid8, 'e' || g, 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED', 'HOT/' || g, now(),
                 repeat('x', 700)
            FROM generate_series(1, 60) g`,

@@ -112,8 +112,8 @@ describe('webhook fan-out', () => {
       t.db.query(
         sql(
           '',
-          `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_xid, feed_event_id, event_type, occurred_at, body)
-           SELECT endpoint_id, event_id, event_xid, feed_event_id, event_type, occurred_at, body
+          `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_xid, feed_event_id, event_type, occurred_at, stored_body)
+           SELECT endpoint_id, event_id, event_xid, feed_event_id, event_type, occurred_at, stored_body
              FROM webhook_deliveries WHERE endpoint_id = $1 LIMIT 1`,
         ),
         [fan.id],

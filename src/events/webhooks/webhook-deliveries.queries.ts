@@ -78,11 +78,11 @@ export interface ClaimedDelivery {
 export interface ClaimedRow extends ClaimedDelivery {
   ev_xid: string | null;
   ev_id: string | null;
-  ev_type: string;
-  ev_occurred_at: string;
-  ev_import_supplier: string;
+  ev_type: string | null;
+  ev_occurred_at: string | null;
+  ev_import_supplier: string | null;
   ev_external_account_number: string | null;
-  ev_data: Record<string, unknown>;
+  ev_data: Record<string, unknown> | null;
 }
 
 /** The claimed delivery of a row: its body is the stored one, else its event as the feed has it. */
@@ -97,15 +97,16 @@ export function claimedDelivery(r: ClaimedRow): ClaimedDelivery {
     ev_data,
     ...d
   } = r;
-  if (d.body !== null || ev_xid === null || ev_id === null) return d;
+  if (d.body !== null || ev_id === null) return d;
+  // The event's row was found: its columns that may not be NULL are set.
   const event = feedEventOf({
-    xid: ev_xid,
+    xid: ev_xid!,
     id: ev_id,
-    type: ev_type,
-    occurred_at: ev_occurred_at,
-    import_supplier: ev_import_supplier,
+    type: ev_type!,
+    occurred_at: ev_occurred_at!,
+    import_supplier: ev_import_supplier!,
     external_account_number: ev_external_account_number,
-    data: ev_data,
+    data: ev_data!,
   });
   return { ...d, body: JSON.stringify(event) };
 }
@@ -144,8 +145,8 @@ export const claimDueDeliveries = sql(
             first_attempt_at = coalesce(d.first_attempt_at, now())
        FROM due, webhook_endpoints e
       WHERE d.id = due.id AND e.id = d.endpoint_id
-     RETURNING d.id, d.endpoint_id, e.url, e.secret, d.feed_event_id, d.body, d.attempts, d.occurred_at,
-               d.event_id
+     RETURNING d.id, d.endpoint_id, e.url, e.secret, d.feed_event_id, d.stored_body AS body, d.attempts,
+               d.occurred_at, d.event_id
    )
    SELECT c.id, c.endpoint_id, c.url, c.secret, c.feed_event_id, c.body, c.attempts, c.occurred_at,
           ${feedColumns('v', 'ev_')}
@@ -217,6 +218,19 @@ export const recordFailedAttempt = sql(
      RETURNING failing_since
    )
    SELECT d.state, d.attempts, e.failing_since FROM d LEFT JOIN e ON true`,
+);
+
+/**
+ * Delivery $1, held by sender $2, has failed for good at once (reason $3): there is nothing to
+ * post for it. Its endpoint's failing_since is left alone. No row when another sender holds it.
+ */
+export const failDeliveryNow = sql(
+  'failWebhookDeliveryNow',
+  `UPDATE webhook_deliveries
+      SET state = 'failed', failed_at = now(), attempts = attempts + 1, locked_by = NULL,
+          locked_until = NULL, last_status_code = NULL, last_error = $3
+    WHERE id = $1 AND state = 'pending' AND locked_by = $2
+   RETURNING id`,
 );
 
 /**

@@ -71,7 +71,7 @@ export const deleteEndpoint = sql('deleteWebhookEndpoint', 'DELETE FROM webhook_
 /** One test event for endpoint $1 (body $3, id $2): no key, so it waits for nothing. */
 export const insertTestDelivery = sql(
   'insertWebhookTestDelivery',
-  `INSERT INTO webhook_deliveries (endpoint_id, feed_event_id, event_type, occurred_at, body)
+  `INSERT INTO webhook_deliveries (endpoint_id, feed_event_id, event_type, occurred_at, stored_body)
    SELECT e.id, $2, $4, $5, $3 FROM webhook_endpoints e WHERE e.id = $1
    RETURNING id`,
 );

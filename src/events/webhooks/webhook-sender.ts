@@ -20,6 +20,7 @@ import {
   claimDueDeliveries,
   claimedDelivery,
   disableFailingEndpoint,
+  failDeliveryNow,
   insertAttempt,
   markBatchDelivered,
   recordFailedAttempt,
@@ -93,18 +94,8 @@ const ANALYZE_EVERY_MS = 30_000;
 /** Retry due times a sender keeps to wake itself at (the earliest). */
 const RETRY_WAKES = 1_024;
 
-/**
- * The outcome of a delivery whose event is no longer in the events table (the feed never deletes
- * one; only a hand-made change to the database could): nothing to post, so it fails as an
- * attempt does, is tried again, and fails for good after the retry policy's give-up time.
- */
-const eventGone = (): PostOutcome => ({
-  delivered: false,
-  statusCode: null,
-  error: 'its event is no longer in the event feed',
-  durationMs: 0,
-  at: new Date(),
-});
+/** Why a delivery whose event is no longer in the events table fails (see abandon). */
+const EVENT_GONE = 'its event is no longer in the event feed';
 
 /** The wait before the next attempt after `attempts` failed ones: between half and all of the doubled base. */
 export function retryDelayMs(
@@ -186,6 +177,23 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
     if (i === 0) armRetryTimer();
   }
 
+  /**
+   * A delivery whose event is gone (the feed never deletes one; only a hand-made change to the
+   * database could) has nothing to post and never will: it fails for good at once, with an
+   * attempt that says why, so that its key's later events go on. Its endpoint is not counted as
+   * failing: the receiver did nothing wrong.
+   */
+  async function abandon(d: ClaimedDelivery): Promise<void> {
+    await db.query(insertAttempt, [d.id, new Date(), null, 0, EVENT_GONE]);
+    const { rows } = await db.query(failDeliveryNow, [d.id, senderId, EVENT_GONE]);
+    if (rows.length === 0) return; // Another sender took it over after this one's lease ran out.
+    metrics?.deliveries.inc({ result: 'failed' });
+    logger.warn(
+      { deliveryId: d.id, eventId: d.feed_event_id, endpointId: d.endpoint_id, error: EVENT_GONE },
+      'webhook delivery failed for good',
+    );
+  }
+
   /** A failed attempt: its backoff, giving up after 72 hours, disabling the endpoint after 24. */
   async function recordFailed(d: ClaimedDelivery, o: PostOutcome): Promise<void> {
     await db.query(insertAttempt, [d.id, o.at, o.statusCode, o.durationMs, o.error]);
@@ -242,10 +250,18 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
     const delivered: [ClaimedDelivery, PostOutcome][] = [];
     await Promise.all(
       claimed.map(async (d) => {
-        const outcome =
-          d.body === null
-            ? eventGone()
-            : await poster.post({ url: d.url, secret: d.secret, eventId: d.feed_event_id, body: d.body });
+        if (d.body === null) {
+          await abandon(d).catch((err) =>
+            logger.warn({ err, deliveryId: d.id }, 'could not record a webhook delivery whose event is gone'),
+          );
+          return;
+        }
+        const outcome = await poster.post({
+          url: d.url,
+          secret: d.secret,
+          eventId: d.feed_event_id,
+          body: d.body,
+        });
         if (outcome.delivered) {
           delivered.push([d, outcome]);
           return;

@@ -4,6 +4,12 @@
 -- inserted the delivery, and again in the new row version that marks it delivered. Only a test
 -- event, which is not in the feed, keeps a body of its own. Deliveries written before this
 -- migration keep theirs and are posted with it.
-ALTER TABLE webhook_deliveries ALTER COLUMN body DROP NOT NULL;
+--
+-- The column is renamed, not only made optional: a worker of an earlier release still running
+-- during a rolling upgrade would post a delivery without a stored body as an empty, wrongly signed
+-- request. With the old name gone, its webhook statements fail instead, and it posts nothing.
+ALTER TABLE webhook_deliveries RENAME COLUMN body TO stored_body;
+ALTER TABLE webhook_deliveries ALTER COLUMN stored_body DROP NOT NULL;
+-- Every row so far has a body: no need to read the table to check them.
 ALTER TABLE webhook_deliveries
-  ADD CONSTRAINT webhook_deliveries_body_or_event CHECK (body IS NOT NULL OR event_id IS NOT NULL);
+  ADD CONSTRAINT webhook_deliveries_body_or_event CHECK (stored_body IS NOT NULL OR event_id IS NOT NULL) NOT VALID;
