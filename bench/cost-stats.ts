@@ -74,6 +74,12 @@ async function queryOnce<R>(url: string, text: string): Promise<R[]> {
   }
 }
 
+/** Whether webhook_delivery_attempts row `a` failed: an error, or an answer other than 2xx. */
+export const isFailedAttempt = (a: string) =>
+  `(${a}.error IS NOT NULL OR ${a}.status_code NOT BETWEEN 200 AND 299)`;
+/** Why attempt `a` failed: its error, else its status. */
+export const failedAttemptWhy = (a: string) => `coalesce(${a}.error, 'HTTP ' || ${a}.status_code)`;
+
 export interface FailedAttempts {
   why: string;
   attempts: number;
@@ -87,9 +93,9 @@ export interface FailedAttempts {
 export const readFailedAttempts = (url: string) =>
   queryOnce<FailedAttempts>(
     url,
-    `SELECT coalesce(error, 'HTTP ' || status_code) AS why, count(*)::int AS attempts
-       FROM webhook_delivery_attempts
-      WHERE error IS NOT NULL OR status_code NOT BETWEEN 200 AND 299
+    `SELECT ${failedAttemptWhy('a')} AS why, count(*)::int AS attempts
+       FROM webhook_delivery_attempts a
+      WHERE ${isFailedAttempt('a')}
       GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5`,
   );
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { type Db, sql } from '../src/infra/db/db.ts';
 import { adminHeaders, tokenFor } from '../test/helpers/test-app.ts';
+import { failedAttemptWhy, isFailedAttempt } from './cost-stats.ts';
 import { accountRows, FERRY_BIN, startBenchWorker } from './end-to-end.ts';
 import type { BenchApp } from './env.ts';
 import { type LagFigures, startLagProbe } from './lag-probe.ts';
@@ -35,9 +36,9 @@ const selectQueued = sql(
  */
 const selectFailed = sql(
   'bench.webhookFailedAttempts',
-  `SELECT count(*)::int AS n, mode() WITHIN GROUP (ORDER BY coalesce(a.error, 'HTTP ' || a.status_code)) AS why
+  `SELECT count(*)::int AS n, mode() WITHIN GROUP (ORDER BY ${failedAttemptWhy('a')}) AS why
      FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-    WHERE d.endpoint_id = $1 AND (a.error IS NOT NULL OR a.status_code NOT BETWEEN 200 AND 299)`,
+    WHERE d.endpoint_id = $1 AND ${isFailedAttempt('a')}`,
 );
 /** Numbered past the other benchmarks' accounts. */
 const FIRST = 3_000_001;

@@ -301,7 +301,7 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
       await loop.stop();
       // After the loop: a settle finishing meanwhile may still have recorded a failure.
       retryAts.length = 0;
-      armRetryTimer();
+      if (retryTimer) clearTimeout(retryTimer);
       await statistics.pending;
       poster.close();
     },
