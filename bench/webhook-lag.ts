@@ -21,8 +21,9 @@ import { type BenchResult, type Scale, TARGETS } from './result.ts';
 
 const SUPPLIER = 'BENCHHOOK';
 /**
- * How long deliveries waited between fan-out writing them and a sender claiming them: the part of
- * the lag that is the sender keeping up (the rest is fan-out, the POST and recording it).
+ * How long deliveries waited between fan-out writing them and their first attempt: a head's is
+ * stamped when a sender claims it, one claimed behind it when it is posted (decision 0107). The
+ * part of the lag that is the sender keeping up (the rest is fan-out, the POST and recording it).
  */
 const selectQueued = sql(
   'bench.webhookQueued',

@@ -6,8 +6,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FEED_START, type FeedEvent, readEvents } from '../../src/events/event-feed.ts';
-import { type Queryable, sql } from '../../src/infra/db/db.ts';
+import { currentCursor, FEED_START, type FeedEvent, readEvents } from '../../src/events/event-feed.ts';
+import { fanOutRound } from '../../src/events/webhooks/webhook-fan-out.ts';
+import { type Db, type Queryable, sql } from '../../src/infra/db/db.ts';
 
 /** An event as its writers write it: one transaction each, so the feed's order is the call order. */
 export async function addEvent(db: Queryable, supplier: string, ext: string | null, type: string) {
@@ -111,3 +112,37 @@ export async function wholeFeed(db: Queryable, supplier: string): Promise<FeedEv
 /** The ids of the events the receiver answered 200 to. */
 export const deliveredIds = (receiver: Receiver) =>
   new Set(receiver.received.filter((r) => r.status === 200).map((r) => r.headers['ferry-event-id']));
+
+/** An endpoint at `url` for one supplier's events, its cursor at the feed's end (written directly). */
+export async function endpointAt(db: Queryable, url: string, supplier: string): Promise<string> {
+  const end = await currentCursor(db);
+  const { rows } = await db.query<{ id: string }>(
+    sql(
+      '',
+      `INSERT INTO webhook_endpoints (url, import_suppliers, secret, cursor_xid, cursor_id)
+       VALUES ($1, ARRAY[$2], 'secret', $3::xid8, $4::bigint) RETURNING id`,
+    ),
+    [url, supplier, end.xid, end.id],
+  );
+  return rows[0].id;
+}
+
+/** How many deliveries of the endpoint match `where` (SQL over webhook_deliveries). */
+export const countDeliveries = async (db: Queryable, endpointId: string, where: string) =>
+  (
+    await db.query<{ n: number }>(
+      sql('', `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND ${where}`),
+      [endpointId],
+    )
+  ).rows[0].n;
+
+/** Fan-out rounds until the endpoint has `n` deliveries (an open transaction elsewhere may hold events back). */
+export const fanOutTo = (db: Db, endpointId: string, n: number) =>
+  eventually(
+    async () => {
+      await fanOutRound(db);
+      return (await countDeliveries(db, endpointId, 'true')) === n;
+    },
+    10_000,
+    `${n} deliveries`,
+  );

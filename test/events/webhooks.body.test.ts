@@ -6,17 +6,24 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { currentCursor } from '../../src/events/event-feed.ts';
 import {
   type ClaimedRow,
   claimDueDeliveries,
   claimedDelivery,
 } from '../../src/events/webhooks/webhook-deliveries.queries.ts';
-import { fanOutRound } from '../../src/events/webhooks/webhook-fan-out.ts';
 import { startWebhookSender } from '../../src/events/webhooks/webhook-sender.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { createTestDb, type TestDb } from '../helpers/test-db.ts';
-import { addEvent, eventually, type Receiver, startReceiver, wholeFeed } from './webhooks-helpers.ts';
+import {
+  addEvent,
+  countDeliveries,
+  endpointAt,
+  eventually,
+  fanOutTo as fanOutToN,
+  type Receiver,
+  startReceiver,
+  wholeFeed,
+} from './webhooks-helpers.ts';
 
 const CREATED = 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED';
 const STARTED = 'EVENT_ACCOUNT_IMPORT_PROCESS_STARTED';
@@ -34,38 +41,11 @@ describe('a webhook delivery’s body, read from its event', () => {
     await t?.cleanup();
   });
 
-  /** An endpoint for one supplier's events, its cursor at the feed's end. */
-  const endpointFor = async (supplier: string) => {
-    const end = await currentCursor(t.db);
-    const { rows } = await t.db.query<{ id: string }>(
-      sql(
-        '',
-        `INSERT INTO webhook_endpoints (url, import_suppliers, secret, cursor_xid, cursor_id)
-         VALUES ($1, ARRAY[$2], 'secret', $3::xid8, $4::bigint) RETURNING id`,
-      ),
-      [`${receiver.url}/${supplier}`, supplier, end.xid, end.id],
-    );
-    return rows[0].id;
-  };
-  const count = async (endpointId: string, where: string) =>
-    (
-      await t.db.query<{ n: number }>(
-        sql('', `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND ${where}`),
-        [endpointId],
-      )
-    ).rows[0].n;
-  /** Fan-out rounds until the endpoint has `n` deliveries (an open transaction elsewhere may hold events back). */
-  const fanOutTo = (endpointId: string, n: number) =>
-    eventually(
-      async () => {
-        await fanOutRound(t.db);
-        return (await count(endpointId, 'true')) === n;
-      },
-      10_000,
-      `${n} deliveries`,
-    );
+  const endpointFor = (supplier: string) => endpointAt(t.db, `${receiver.url}/${supplier}`, supplier);
+  const count = (endpointId: string, where: string) => countDeliveries(t.db, endpointId, where);
+  const fanOutTo = (endpointId: string, n: number) => fanOutToN(t.db, endpointId, n);
   const claim = async () =>
-    (await t.db.query<ClaimedRow>(claimDueDeliveries, ['body-test', 100, 300])).rows.map(claimedDelivery);
+    (await t.db.query<ClaimedRow>(claimDueDeliveries, ['body-test', 100, 300, 3])).rows.map(claimedDelivery);
 
   it('fan-out stores no body, and the claim gives the feed’s event byte for byte', async () => {
     const endpointId = await endpointFor('BODY');

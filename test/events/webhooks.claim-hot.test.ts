@@ -54,7 +54,7 @@ describe('webhook claims as HOT updates', () => {
         '',
         `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_xid, feed_event_id, event_type,
                                          ordering_key, occurred_at, stored_body)
-         SELECT $1, g, '1'::xid8, 'e' || g, 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED', 'HOT/' || g, now(),
+         SELECT $1, g, '1'::xid8, 'e' || g, 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED', 'HOT/' || (g % 20), now(),
                 repeat('x', 700)
            FROM generate_series(1, 60) g`,
       ),
@@ -66,7 +66,8 @@ describe('webhook claims as HOT updates', () => {
     );
     const pagesBefore = (await t.db.query<{ id: string; page: number }>(pages)).rows;
     assert.ok(new Set(pagesBefore.map((r) => r.page)).size >= 5, 'the deliveries span several pages');
-    const claimed = await t.db.query(claimDueDeliveries, ['hot-sender', 60, 30]);
+    // Twenty keys of three: twenty heads, each claimed with the two deliveries behind it.
+    const claimed = await t.db.query(claimDueDeliveries, ['hot-sender', 60, 30, 3]);
     assert.equal(claimed.rows.length, 60);
     const pagesAfter = (await t.db.query<{ id: string; page: number }>(pages)).rows;
     const moved = pagesAfter.filter((r, i) => r.page !== pagesBefore[i].page).map((r) => r.id);

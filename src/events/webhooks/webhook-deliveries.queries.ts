@@ -72,6 +72,10 @@ export interface ClaimedDelivery {
   body: string | null;
   attempts: number;
   occurred_at: Date;
+  /** The head of its key this delivery was claimed behind (its own id for a head). */
+  head_id: string;
+  /** Its place behind that head: 0 for the head, then 1, 2, … in the key's order. */
+  chain_pos: number;
 }
 
 /** A row of claimDueDeliveries: the delivery, and its event's columns (null for a test event). */
@@ -118,9 +122,19 @@ export function claimedDelivery(r: ClaimedRow): ClaimedDelivery {
  * next event so waits until the one before it is delivered (or has failed for good), however
  * many retries that takes, which keeps each import process's events in order.
  *
+ * With each head not yet attempted come up to $4 of its key's next deliveries, in order, as far as
+ * each is due and not leased (decision 0107): the sender posts them one after another once the one
+ * before was answered 2xx, and hands back the rest at the first that was not. Without them, each
+ * next delivery waited behind its head for a claim of its own, and every claim meanwhile walked
+ * past it. Each row answers its head (`head_id`) and its place behind it (`chain_pos`, 0 for the
+ * head); a next delivery locked by another transaction (a sender whose lease ran out, still
+ * recording) is skipped, which leaves a gap the sender does not post past. Only a head's first
+ * attempt is stamped here; a next delivery's is stamped when its attempt is recorded.
+ *
  * Locking, as for the import queue: FOR UPDATE SKIP LOCKED gives concurrent senders disjoint
- * rows without waiting; after this statement the lease columns say who owns a row. A head that
- * another sender holds is still pending, so the NOT EXISTS keeps its successor back too.
+ * heads without waiting; after this statement the lease columns say who owns a row. A head that
+ * another sender holds is still pending, so the NOT EXISTS keeps its successors back too, and
+ * a key's next deliveries are only ever claimed with its head, so no two claims want one row.
  *
  * A delivery of the feed stores no body: it is its event as the feed answers it, read here from
  * the events table (claimedDelivery builds it). Only a test event keeps a body of its own.
@@ -128,7 +142,7 @@ export function claimedDelivery(r: ClaimedRow): ClaimedDelivery {
 export const claimDueDeliveries = sql(
   'claimDueWebhookDeliveries',
   `WITH due AS (
-     SELECT d.id FROM webhook_deliveries d
+     SELECT d.id, d.endpoint_id, d.ordering_key, d.event_xid, d.event_id, d.attempts FROM webhook_deliveries d
       WHERE d.state = 'pending' AND d.next_attempt_at <= now()
         AND (d.locked_until IS NULL OR d.locked_until < now())
         AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled)
@@ -139,17 +153,45 @@ export const claimDueDeliveries = sql(
       ORDER BY d.next_attempt_at, d.id
       LIMIT $2
         FOR UPDATE OF d SKIP LOCKED
+   ), behind AS (
+     SELECT h.id AS head_id, n.chain_pos, n.id
+       FROM due h CROSS JOIN LATERAL (
+         SELECT x.id, x.chain_pos FROM (
+           SELECT s.id, row_number() OVER w AS chain_pos,
+                  bool_and(s.next_attempt_at <= now() AND (s.locked_until IS NULL OR s.locked_until < now())) OVER w AS free
+             FROM (
+               SELECT s.id, s.event_xid, s.event_id, s.next_attempt_at, s.locked_until
+                 FROM webhook_deliveries s
+                WHERE s.endpoint_id = h.endpoint_id AND s.ordering_key = h.ordering_key
+                  AND s.state = 'pending' AND (s.event_xid, s.event_id) > (h.event_xid, h.event_id)
+                ORDER BY s.event_xid, s.event_id
+                LIMIT $4
+             ) s
+           WINDOW w AS (ORDER BY s.event_xid, s.event_id ROWS UNBOUNDED PRECEDING)
+         ) x WHERE x.free
+       ) n
+      WHERE h.ordering_key IS NOT NULL AND h.attempts = 0 AND $4 > 0
+   ), taken AS (
+     SELECT b.head_id, b.chain_pos, b.id
+       FROM behind b JOIN webhook_deliveries d ON d.id = b.id
+      WHERE d.state = 'pending' AND d.next_attempt_at <= now()
+        AND (d.locked_until IS NULL OR d.locked_until < now())
+        FOR UPDATE OF d SKIP LOCKED
+   ), chain AS (
+     SELECT id AS head_id, 0::bigint AS chain_pos, id FROM due
+     UNION ALL
+     SELECT head_id, chain_pos, id FROM taken
    ), claimed AS (
      UPDATE webhook_deliveries d
         SET locked_by = $1, locked_until = now() + make_interval(secs => $3),
-            first_attempt_at = coalesce(d.first_attempt_at, now())
-       FROM due, webhook_endpoints e
-      WHERE d.id = due.id AND e.id = d.endpoint_id
-     RETURNING d.id, d.endpoint_id, e.url, e.secret, d.feed_event_id, d.stored_body AS body, d.attempts,
-               d.occurred_at, d.event_id
+            first_attempt_at = CASE WHEN c.chain_pos = 0 THEN coalesce(d.first_attempt_at, now()) ELSE d.first_attempt_at END
+       FROM chain c, webhook_endpoints e
+      WHERE d.id = c.id AND e.id = d.endpoint_id AND d.state = 'pending'
+     RETURNING d.id, c.head_id, c.chain_pos, d.endpoint_id, e.url, e.secret, d.feed_event_id,
+               d.stored_body AS body, d.attempts, d.occurred_at, d.event_id
    )
-   SELECT c.id, c.endpoint_id, c.url, c.secret, c.feed_event_id, c.body, c.attempts, c.occurred_at,
-          ${feedColumns('v', 'ev_')}
+   SELECT c.id, c.head_id, c.chain_pos::int AS chain_pos, c.endpoint_id, c.url, c.secret, c.feed_event_id,
+          c.body, c.attempts, c.occurred_at, ${feedColumns('v', 'ev_')}
      FROM claimed c LEFT JOIN events v ON v.id = c.event_id AND c.body IS NULL`,
 );
 
@@ -180,6 +222,7 @@ export const markBatchDelivered = sql(
      UPDATE webhook_deliveries d
         SET state = 'delivered', delivered_at = now(), attempts = d.attempts + 1, locked_by = NULL,
             locked_until = NULL, last_status_code = u.status, last_error = NULL,
+            first_attempt_at = coalesce(d.first_attempt_at, u.at),
             delivered_attempt_at = u.at, delivered_duration_ms = u.ms
        FROM u
       WHERE d.id = u.id AND d.state = 'pending'
@@ -196,7 +239,8 @@ export const markBatchDelivered = sql(
 );
 
 /**
- * A failed attempt at delivery $1 by sender $2 (status $3, error $4): tried again in $5 seconds,
+ * A failed attempt at delivery $1 by sender $2 (status $3, error $4, made at $7, which is its first
+ * attempt's time if none was stamped): tried again in $5 seconds,
  * unless its first attempt is $6 seconds old or more, when it has failed for good. Its endpoint
  * has been failing since its first failure after its last delivery. Answers the delivery's new
  * state and since when the endpoint has been failing; no row when another sender holds it.
@@ -206,7 +250,7 @@ export const recordFailedAttempt = sql(
   `WITH d AS (
      UPDATE webhook_deliveries
         SET attempts = attempts + 1, locked_by = NULL, locked_until = NULL,
-            last_status_code = $3, last_error = $4,
+            last_status_code = $3, last_error = $4, first_attempt_at = coalesce(first_attempt_at, $7),
             state = CASE WHEN first_attempt_at <= now() - make_interval(secs => $6) THEN 'failed' ELSE 'pending' END,
             failed_at = CASE WHEN first_attempt_at <= now() - make_interval(secs => $6) THEN now() END,
             next_attempt_at = now() + make_interval(secs => $5)
@@ -228,7 +272,8 @@ export const failDeliveryNow = sql(
   'failWebhookDeliveryNow',
   `UPDATE webhook_deliveries
       SET state = 'failed', failed_at = now(), attempts = attempts + 1, locked_by = NULL,
-          locked_until = NULL, last_status_code = NULL, last_error = $3
+          locked_until = NULL, last_status_code = NULL, last_error = $3,
+          first_attempt_at = coalesce(first_attempt_at, now())
     WHERE id = $1 AND state = 'pending' AND locked_by = $2
    RETURNING id`,
 );

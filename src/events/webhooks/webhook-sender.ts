@@ -1,7 +1,8 @@
 /**
  * The webhook sender: posts the deliveries fan-out wrote, each alone, at least once, in order per
  * key (decision 0072). It claims due heads of keys under a lease (webhook-deliveries.queries.ts),
- * posts a claim's deliveries at once, and records every attempt: a 2xx is delivered; anything
+ * each with the next deliveries of its key (decision 0107), posts a claim's chains at once, each
+ * chain one after another, and records every attempt: a 2xx is delivered; anything
  * else is retried after a jittered exponential backoff (about 1 s, doubling, at most an hour)
  * until 72 hours after the first attempt, then the delivery has failed. An endpoint that has done
  * nothing but fail for 24 hours is disabled. A sender killed mid-post loses nothing: the
@@ -27,7 +28,12 @@ import {
   releaseDeliveries,
 } from './webhook-deliveries.queries.ts';
 import { type WebhookMetrics, webhookMetrics } from './webhook-metrics.ts';
-import { createWebhookPoster, type PostOutcome, type WebhookPoster } from './webhook-post.ts';
+import {
+  createWebhookPoster,
+  POST_TIMEOUT_MS,
+  type PostOutcome,
+  type WebhookPoster,
+} from './webhook-post.ts';
 
 export interface RetryPolicy {
   /** The first retry waits about this long; each further one twice as long, jittered. */
@@ -61,6 +67,8 @@ export interface SenderOptions {
   retry?: Partial<RetryPolicy>;
   /** A poster of the test's own; default: a keep-alive pool of `concurrency` connections per origin. */
   poster?: WebhookPoster;
+  /** The longest a post may take (the poster's limit): a chain's next post must fit in its lease. */
+  postTimeoutMs?: number;
   /** [0, 1) for the backoff's jitter; Math.random unless a test fixes it. */
   random?: () => number;
 }
@@ -94,6 +102,34 @@ const ANALYZE_EVERY_MS = 30_000;
 /** Retry due times a sender keeps to wake itself at (the earliest). */
 const RETRY_WAKES = 1_024;
 
+/**
+ * A head and at most this many deliveries in all of its key, claimed together and posted one after
+ * another (decision 0107): an import process writes three events, and each waited for a claim of
+ * its own behind the one before.
+ */
+const CHAIN_LENGTH = 4;
+/**
+ * A chain's next post starts within this long of the claim, so that a slow receiver holds its
+ * lane about as long as one post did (decision 0079)…
+ */
+const CHAIN_BUDGET_MS = 5_000;
+/** …and only while the lease holds a whole post and this long to record the batch after it. */
+const RECORD_MARGIN_MS = 5_000;
+
+/** A claimed delivery, and by when a chain's next post must have started (performance.now()). */
+type Claimed = ClaimedDelivery & { nextPostBy: number };
+
+/** The chains of a claim: rows of one head together, in their order behind it. */
+export function chainsOf<T extends { head_id: string; chain_pos: number }>(claimed: readonly T[]): T[][] {
+  const byHead = new Map<string, T[]>();
+  for (const d of claimed) {
+    const chain = byHead.get(d.head_id);
+    if (chain) chain.push(d);
+    else byHead.set(d.head_id, [d]);
+  }
+  return [...byHead.values()].map((chain) => chain.sort((a, b) => a.chain_pos - b.chain_pos));
+}
+
 /** Why a delivery whose event is no longer in the events table fails (see abandon). */
 const EVENT_GONE = 'its event is no longer in the event feed';
 
@@ -115,6 +151,7 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
   const lanes = Math.min(LANES, opts.concurrency);
   const batchSize = Math.max(1, Math.ceil(opts.concurrency / lanes));
   const poster = opts.poster ?? createWebhookPoster({ maxSockets: opts.concurrency });
+  const postTimeoutMs = opts.postTimeoutMs ?? POST_TIMEOUT_MS;
   const metrics: WebhookMetrics | null = opts.metrics ? webhookMetrics(opts.metrics, db) : null;
   /** In the background: the lanes go on claiming meanwhile. */
   const statistics = statisticsRefresher(db, {
@@ -200,7 +237,7 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
     const waitMs = retryDelayMs(d.attempts + 1, retry, random);
     const { rows } = await db.query<{ state: string; attempts: number; failing_since: Date | null }>(
       recordFailedAttempt,
-      [d.id, senderId, o.statusCode, o.error, waitMs / 1000, retry.giveUpAfterMs / 1000],
+      [d.id, senderId, o.statusCode, o.error, waitMs / 1000, retry.giveUpAfterMs / 1000, o.at],
     );
     const after = rows[0];
     if (!after) return; // Another sender took it over after this one's lease ran out.
@@ -236,44 +273,66 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
     }
   }
 
+  /** One delivery posted and, unless delivered, recorded: whether it was delivered. */
+  async function postOne(d: Claimed, delivered: [ClaimedDelivery, PostOutcome][]): Promise<boolean> {
+    if (d.body === null) {
+      await abandon(d).catch((err) =>
+        logger.warn({ err, deliveryId: d.id }, 'could not record a webhook delivery whose event is gone'),
+      );
+      return false;
+    }
+    const outcome = await poster.post({
+      url: d.url,
+      secret: d.secret,
+      eventId: d.feed_event_id,
+      body: d.body,
+    });
+    if (outcome.delivered) {
+      delivered.push([d, outcome]);
+      return true;
+    }
+    await recordFailed(d, outcome).catch((err) =>
+      logger.warn({ err, deliveryId: d.id }, 'could not record a webhook attempt; it will be posted again'),
+    );
+    return false;
+  }
+
+  /**
+   * A head and the next deliveries of its key claimed with it, one after another (decision 0107):
+   * each is posted once the one before it was answered 2xx, while there is time (CHAIN_BUDGET_MS);
+   * from the first that was not (or a gap in the chain, or stopping), the rest are handed back
+   * unposted, to be claimed again behind their new head.
+   */
+  async function postChain(
+    chain: readonly Claimed[],
+    stopping: AbortSignal,
+    delivered: [ClaimedDelivery, PostOutcome][],
+  ): Promise<void> {
+    let k = 0;
+    while (k < chain.length) {
+      // In the key's order with no gap: a delivery is only posted behind the one before it.
+      if (chain[k].chain_pos !== k) break;
+      if (k > 0 && (stopping.aborted || performance.now() > chain[k].nextPostBy)) break;
+      k++;
+      if (!(await postOne(chain[k - 1], delivered))) break;
+    }
+    if (k < chain.length)
+      await db.query(releaseDeliveries, [chain.slice(k).map((d) => d.id), senderId]).catch(() => {});
+  }
+
   /**
    * Posts a claimed batch, then records it: a failure at once (its backoff starts from its
    * answer), the 2xx answers together once every post of the batch is back. If the database
    * fails us, the lease runs out and those deliveries are posted again (at least once).
    */
-  async function settle(claimed: readonly ClaimedDelivery[], stopping: AbortSignal): Promise<void> {
+  async function settle(claimed: readonly Claimed[], stopping: AbortSignal): Promise<void> {
     if (stopping.aborted) {
       // Stopping before any was posted: back at once, not at the lease's end.
       await db.query(releaseDeliveries, [claimed.map((d) => d.id), senderId]).catch(() => {});
       return;
     }
     const delivered: [ClaimedDelivery, PostOutcome][] = [];
-    await Promise.all(
-      claimed.map(async (d) => {
-        if (d.body === null) {
-          await abandon(d).catch((err) =>
-            logger.warn({ err, deliveryId: d.id }, 'could not record a webhook delivery whose event is gone'),
-          );
-          return;
-        }
-        const outcome = await poster.post({
-          url: d.url,
-          secret: d.secret,
-          eventId: d.feed_event_id,
-          body: d.body,
-        });
-        if (outcome.delivered) {
-          delivered.push([d, outcome]);
-          return;
-        }
-        await recordFailed(d, outcome).catch((err) =>
-          logger.warn(
-            { err, deliveryId: d.id },
-            'could not record a webhook attempt; it will be posted again',
-          ),
-        );
-      }),
-    );
+    await Promise.all(chainsOf(claimed).map((chain) => postChain(chain, stopping, delivered)));
     await recordDelivered(delivered).catch((err) =>
       logger.warn(
         { err, deliveries: delivered.length },
@@ -282,10 +341,23 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
     );
   }
 
-  async function claim() {
-    const { rows } = await db.query<ClaimedRow>(claimDueDeliveries, [senderId, batchSize, leaseSeconds]);
+  /**
+   * How long after its claim a chain's next post may start: within the budget, and so that the
+   * post and the batch's recording end before the lease does. None is claimed where that is never.
+   */
+  const chainWindowMs = Math.min(CHAIN_BUDGET_MS, leaseSeconds * 1000 - postTimeoutMs - RECORD_MARGIN_MS);
+  const chainAfter = chainWindowMs > 0 ? CHAIN_LENGTH - 1 : 0;
+  async function claim(): Promise<Claimed[]> {
+    // Read before the claim: the lease, which the database starts later, holds at least this long.
+    const nextPostBy = performance.now() + chainWindowMs;
+    const { rows } = await db.query<ClaimedRow>(claimDueDeliveries, [
+      senderId,
+      batchSize,
+      leaseSeconds,
+      chainAfter,
+    ]);
     statistics.claimed(rows.length);
-    return rows.map(claimedDelivery);
+    return rows.map((r) => ({ ...claimedDelivery(r), nextPostBy }));
   }
 
   const loop = startLeaseLoop(
