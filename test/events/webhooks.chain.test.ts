@@ -162,6 +162,19 @@ describe('a key’s next deliveries claimed and posted with its head', () => {
       [0, 0],
       'no delivery past the one in its backoff',
     );
+    // A head that has failed before is claimed alone: its retries would hand back what is behind it.
+    await t.db.query(releaseDeliveries, [waiting.map((r) => r.id), 'chain-test']);
+    await t.db.query(
+      sql(
+        '',
+        `UPDATE webhook_deliveries SET next_attempt_at = now(),
+                attempts = CASE WHEN event_type = $2 THEN 1 ELSE 0 END
+          WHERE endpoint_id = $1`,
+      ),
+      [endpointId, CREATED],
+    );
+    const retried = await claim(3);
+    assert.deepEqual(retried.map((r) => r.chain_pos).sort(), [0, 0], 'nothing behind a head tried before');
     await t.db.query(sql('', `UPDATE webhook_deliveries SET state = 'delivered' WHERE endpoint_id = $1`), [
       endpointId,
     ]);
@@ -188,7 +201,7 @@ describe('a key’s next deliveries claimed and posted with its head', () => {
     // with posts of up to 0.5 s and 5 s to record them leaves 2.5 s to start a chain's next post,
     // so the two deliveries behind it are handed back unposted and claimed again behind their
     // next head.
-    const real = createWebhookPoster({ maxSockets: 4, timeoutMs: 500 });
+    const real = createWebhookPoster({ maxSockets: 4 });
     const handedBack = await sendAll(endpointId, {
       leaseSeconds: 8,
       postTimeoutMs: 500,
@@ -207,6 +220,11 @@ describe('a key’s next deliveries claimed and posted with its head', () => {
       await countDeliveries(t.db, endpointId, 'attempts = 1'),
       3,
       'each posted once: a delivery handed back was not attempted',
+    );
+    assert.equal(
+      await countDeliveries(t.db, endpointId, 'first_attempt_at IS NOT NULL'),
+      3,
+      'each delivery’s first attempt is stamped, those posted behind a head too',
     );
   });
 });

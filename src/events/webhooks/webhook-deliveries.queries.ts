@@ -122,7 +122,7 @@ export function claimedDelivery(r: ClaimedRow): ClaimedDelivery {
  * next event so waits until the one before it is delivered (or has failed for good), however
  * many retries that takes, which keeps each import process's events in order.
  *
- * With each head not yet attempted come up to $4 of its key's next deliveries, in order, as far as
+ * With each head that has no attempt recorded come up to $4 of its key's next deliveries, in order, as far as
  * each is due and not leased (decision 0107): the sender posts them one after another once the one
  * before was answered 2xx, and hands back the rest at the first that was not. Without them, each
  * next delivery waited behind its head for a claim of its own, and every claim meanwhile walked

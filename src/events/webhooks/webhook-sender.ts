@@ -110,7 +110,7 @@ const RETRY_WAKES = 1_024;
 const CHAIN_LENGTH = 4;
 /**
  * A chain's next post starts within this long of the claim, so that a slow receiver holds its
- * lane about as long as one post did (decision 0079)…
+ * lane at most this much longer than one post did (decision 0079)…
  */
 const CHAIN_BUDGET_MS = 5_000;
 /** …and only while the lease holds a whole post and this long to record the batch after it. */
