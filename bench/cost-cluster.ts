@@ -184,6 +184,7 @@ export function startCluster(port: number): Cluster {
       "-c listen_addresses=''",
       '-c shared_preload_libraries=pg_stat_statements',
       '-c pg_stat_statements.track=all',
+      '-c pg_stat_statements.track_planning=on',
       '-c max_connections=500',
     ].join(' ');
     run(

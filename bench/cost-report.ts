@@ -2,7 +2,8 @@
  * The cost count's figures (bench/cost.ts) as a fixed-width table for a CI log, and as JSON:
  * per account for every run; per webhook delivery for every number of processes with both runs
  * (the run with an endpoint less the one without, over its deliveries); and the ten statements
- * with the most calls, the most buffers and the most execution time of each run, the rows each
+ * with the most calls, the most buffers and the most execution time of each run (with how often
+ * and how long the server planned each), the rows each
  * table had written, and the WAL by record type (pg_waldump), where the WAL bytes come from.
  */
 import type { CostRun } from './cost.ts';
@@ -69,13 +70,13 @@ function columns(runs: CostRun[]): Column[] {
 }
 
 function statements(title: string, list: Statement[], accounts: number): string[] {
-  const head = `  ${'calls/acct'.padStart(10)} ${'rows/acct'.padStart(9)} ${'WAL B/acct'.padStart(10)} ${'bufs/acct'.padStart(9)} ${'µs/acct'.padStart(8)}  query`;
+  const head = `  ${'calls/acct'.padStart(10)} ${'rows/acct'.padStart(9)} ${'WAL B/acct'.padStart(10)} ${'bufs/acct'.padStart(9)} ${'µs/acct'.padStart(8)} ${'plans/acct'.padStart(10)} ${'plan µs'.padStart(8)}  query`;
   return [
     title,
     head,
     ...list.map(
       (s) =>
-        `  ${fmt(s.calls / accounts).padStart(10)} ${fmt(s.rows / accounts).padStart(9)} ${fmt(s.wal_bytes / accounts).padStart(10)} ${fmt(s.buffers / accounts).padStart(9)} ${fmt((s.exec_ms * 1000) / accounts).padStart(8)}  ${s.query}`,
+        `  ${fmt(s.calls / accounts).padStart(10)} ${fmt(s.rows / accounts).padStart(9)} ${fmt(s.wal_bytes / accounts).padStart(10)} ${fmt(s.buffers / accounts).padStart(9)} ${fmt((s.exec_ms * 1000) / accounts).padStart(8)} ${fmt(s.plans / accounts).padStart(10)} ${fmt((s.plan_ms * 1000) / accounts).padStart(8)}  ${s.query}`,
     ),
   ];
 }

@@ -33,6 +33,10 @@ export interface Statement {
   wal_bytes: number;
   /** Its execution time in all, ms (pg_stat_statements' total_exec_time: wall time, waits included). */
   exec_ms: number;
+  /** How many times the server planned it (a prepared statement kept on a generic plan is not planned again). */
+  plans: number;
+  /** Its planning time in all, ms. */
+  plan_ms: number;
 }
 
 /** What was written to one table, and what it holds at the end (heap, TOAST and indexes). */
@@ -172,7 +176,7 @@ export async function readCounts(
       await admin.query(
         `SELECT left(regexp_replace(s.query, '\\s+', ' ', 'g'), 80) AS query, s.calls::float8 AS calls,
                 s.rows::float8 AS rows, (${blocks})::float8 AS buffers, s.wal_bytes::float8 AS wal_bytes,
-                s.total_exec_time::float8 AS exec_ms
+                s.total_exec_time::float8 AS exec_ms, s.plans::float8 AS plans, s.total_plan_time::float8 AS plan_ms
            ${byRole} ORDER BY ${order} DESC LIMIT 10`,
         [database],
       )

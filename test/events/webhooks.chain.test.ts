@@ -93,7 +93,11 @@ describe('a key’s next deliveries claimed and posted with its head', () => {
   it('claims each head with its key’s next deliveries, in order, stamping only the head’s first attempt', async () => {
     const endpointId = await deliveriesFor('CHAINCLAIM', 'CC-1', 1);
     const claim = async (chainAfter: number) =>
-      (await t.db.query<ClaimedRow>(claimDueDeliveries, ['chain-test', 10, 300, chainAfter])).rows;
+      (
+        await t.db.query<ClaimedRow>(
+          claimDueDeliveries({ senderId: 'chain-test', leaseSeconds: 300, batchSize: 10, chainAfter }),
+        )
+      ).rows;
     const rows = await claim(3);
     const typeOf = async (id: string) =>
       (

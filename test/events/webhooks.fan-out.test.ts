@@ -164,7 +164,9 @@ describe('webhook fan-out', () => {
         1,
     );
     // A sender claims it for 2 seconds, then dies without a word.
-    const claimed = await t.db.query<Obj>(claimDueDeliveries, ['dead-sender', 10, 2, 3]);
+    const claimed = await t.db.query<Obj>(
+      claimDueDeliveries({ senderId: 'dead-sender', leaseSeconds: 2, batchSize: 10, chainAfter: 3 }),
+    );
     assert.equal(claimed.rows.length, 1);
     const claimedAt = Date.now();
     const sender = startWebhookSender({

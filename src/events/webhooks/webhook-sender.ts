@@ -346,16 +346,16 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
    * post and the batch's recording end before the lease does. None is claimed where that is never.
    */
   const chainWindowMs = Math.min(CHAIN_BUDGET_MS, leaseSeconds * 1000 - postTimeoutMs - RECORD_MARGIN_MS);
-  const chainAfter = chainWindowMs > 0 ? CHAIN_LENGTH - 1 : 0;
+  const claimStatement = claimDueDeliveries({
+    senderId,
+    leaseSeconds,
+    batchSize,
+    chainAfter: chainWindowMs > 0 ? CHAIN_LENGTH - 1 : 0,
+  });
   async function claim(): Promise<Claimed[]> {
     // Read before the claim: the lease, which the database starts later, holds at least this long.
     const nextPostBy = performance.now() + chainWindowMs;
-    const { rows } = await db.query<ClaimedRow>(claimDueDeliveries, [
-      senderId,
-      batchSize,
-      leaseSeconds,
-      chainAfter,
-    ]);
+    const { rows } = await db.query<ClaimedRow>(claimStatement);
     statistics.claimed(rows.length);
     return rows.map((r) => ({ ...claimedDelivery(r), nextPostBy }));
   }
