@@ -3,8 +3,8 @@
  * per account for every run; per webhook delivery for every number of processes with both runs
  * (the run with an endpoint less the one without, over its deliveries); and the ten statements
  * with the most calls, the most buffers and the most execution time of each run (with how often
- * and how long the server planned each), the rows each
- * table had written, and the WAL by record type (pg_waldump), where the WAL bytes come from.
+ * and how long the server planned each), the rows each table had written, and the WAL by record
+ * type (pg_waldump), where the WAL bytes come from.
  */
 import type { CostRun } from './cost.ts';
 import type { WalRecordType } from './cost-cluster.ts';

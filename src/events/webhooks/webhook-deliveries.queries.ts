@@ -117,20 +117,21 @@ export function claimedDelivery(r: ClaimedRow): ClaimedDelivery {
 }
 
 /**
- * Claims up to `batchSize` deliveries for sender `senderId`, leasing them for `leaseSeconds`: pending, due, not leased
- * (or their sender's lease ran out: it crashed or stalled), of an enabled endpoint, and each the
- * head of its key: no earlier delivery of the same endpoint and key is still pending. A key's
- * next event so waits until the one before it is delivered (or has failed for good), however
- * many retries that takes, which keeps each import process's events in order.
+ * Claims up to `batchSize` deliveries for sender `senderId`, leasing them for `leaseSeconds`:
+ * pending, due, not leased (or their sender's lease ran out: it crashed or stalled), of an enabled
+ * endpoint, and each the head of its key: no earlier delivery of the same endpoint and key is
+ * still pending. A key's next event so waits until the one before it is delivered (or has failed
+ * for good), however many retries that takes, which keeps each import process's events in order.
  *
- * With each head that has no attempt recorded come up to `chainAfter` of its key's next deliveries, in
- * order, as far as each is due and not leased (decision 0107): the sender posts them one after
- * another once the one before was answered 2xx, and hands back the rest at the first that was
- * not. Without them, each next delivery waited behind its head for a claim of its own, and every
- * claim meanwhile walked past it. Each row answers its head (`head_id`) and its place behind it
- * (`chain_pos`, 0 for the head); a next delivery locked by another transaction (a sender whose
- * lease ran out, still recording) is skipped, which leaves a gap the sender does not post past.
- * Only a head's first attempt is stamped here; a next delivery's when its attempt is recorded.
+ * With each head that has no attempt recorded come up to `chainAfter` of its key's next
+ * deliveries, in order, as far as each is due and not leased (decision 0107): the sender posts
+ * them one after another once the one before was answered 2xx, and hands back the rest at the
+ * first that was not. Without them, each next delivery waited behind its head for a claim of its
+ * own, and every claim meanwhile walked past it. Each row answers its head (`head_id`) and its
+ * place behind it (`chain_pos`, 0 for the head); a next delivery locked by another transaction (a
+ * sender whose lease ran out, still recording) is skipped, which leaves a gap the sender does not
+ * post past. Only a head's first attempt is stamped here; a next delivery's when its attempt is
+ * recorded.
  *
  * Locking, as for the import queue: FOR UPDATE SKIP LOCKED gives concurrent senders disjoint
  * heads without waiting; after this statement the lease columns say who owns a row. A head that
