@@ -3,7 +3,7 @@
  * tables of migration 0020. Locking choices are explained beside each statement.
  */
 import { createHash } from 'node:crypto';
-import { type Sql, sql } from '../../infra/db/db.ts';
+import { type Sql, sql, sqlLiteral } from '../../infra/db/db.ts';
 import { feedColumns, feedEventOf } from '../event-feed.ts';
 
 /**
@@ -154,9 +154,7 @@ export function claimDueDeliveries(c: ClaimOptions): Sql {
     throw new Error(`claimDueDeliveries: ${chainAfter} is not a count`);
   if (!Number.isFinite(leaseSeconds) || leaseSeconds <= 0)
     throw new Error(`claimDueDeliveries: ${leaseSeconds} is not a lease`);
-  // An E'' string reads backslashes as escapes whatever standard_conforming_strings says.
-  const sender = `E'${senderId.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
-  const text = claimText(sender, String(leaseSeconds), batchSize, chainAfter);
+  const text = claimText(sqlLiteral(senderId), String(leaseSeconds), batchSize, chainAfter);
   // Named by its text: the server keeps 63 bytes of a name, and pg refuses one name for two texts.
   return sql(
     `claimDueWebhookDeliveries_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,

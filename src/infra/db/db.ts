@@ -2,6 +2,7 @@
  * The narrow database interface every feature uses: parameterised SQL only.
  * Two adapters implement it: PGlite (embedded, default) and `pg` (a PostgreSQL server).
  */
+import pg from 'pg';
 
 export interface QueryResult<R> {
   rows: R[];
@@ -54,6 +55,12 @@ export interface Db extends Queryable {
 }
 
 export const sql = (name: string, text: string): Sql => ({ name, text });
+
+/**
+ * A string as an SQL literal (`pg`'s escapeLiteral: quotes doubled, and backslashes too in an E''
+ * string), for the rare statement that must carry a value in its text (decision 0108).
+ */
+export const sqlLiteral: (value: string) => string = pg.escapeLiteral;
 
 /** A statement planned at every call (Sql.planEachCall); its name still names it in tests and errors. */
 export const sqlPlannedEachCall = (name: string, text: string): Sql => ({ name, text, planEachCall: true });
