@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Queryable, sql, sqlPlannedEachCall } from '../infra/db/db.ts';
+import { type Queryable, sql, sqlGenericPlan, sqlPlannedEachCall } from '../infra/db/db.ts';
 import { AccountCreationError } from './account-creation-error.ts';
 import {
   type AccountRows,
@@ -134,8 +134,9 @@ const TABLES: Record<keyof AccountRows, [string, string][]> = {
 const TABLE_NAMES = Object.keys(TABLES) as (keyof AccountRows)[];
 
 // One statement inserts every child table: data-modifying CTEs all run, and foreign keys are
-// checked at the end of the statement, so parents and children may share it.
-const insertChildren = sql(
+// checked at the end of the statement, so parents and children may share it. Always its generic
+// plan (decision 0109): a plan made for a batch's sixteen JSON values reads them all once more.
+const insertChildren = sqlGenericPlan(
   'insertAccountRecords',
   `WITH ${TABLE_NAMES.map((t, i) => {
     const cols = TABLES[t].map(([c]) => c).join(', ');

@@ -166,47 +166,65 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', () => {});
 
-  const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
+  // Sql.genericPlan (decision 0109): in the caller's transaction the setting holds for the one
+  // statement, then goes back to the connection's own (its value at connect); a statement that
+  // fails aborts the transaction, whose rollback (or rollback to a savepoint) undoes it. Outside
+  // one, the statement gets a transaction of its own, begun with the setting in one round trip.
+  const FORCE_GENERIC = 'SET LOCAL plan_cache_mode = force_generic_plan';
+  const BACK_TO_DEFAULT = 'SET LOCAL plan_cache_mode = DEFAULT';
+  const run = async <R>(q: pg.Pool | pg.PoolClient, s: Sql, params: unknown[]): Promise<QueryResult<R>> => {
+    const name = s.planEachCall ? undefined : s.name || undefined;
+    const res = await q.query({ name, text: s.text, values: params });
+    return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
+  };
+  const wrap = (q: pg.Pool | pg.PoolClient, inTransaction: boolean): Queryable => ({
     async query<R>(s: Sql, params: unknown[] = []): Promise<QueryResult<R>> {
-      const name = s.planEachCall ? undefined : s.name || undefined;
-      const res = await q.query({ name, text: s.text, values: params });
-      return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
+      if (!s.genericPlan) return run<R>(q, s, params);
+      if (!inTransaction)
+        return inTransactionOf(`BEGIN; ${FORCE_GENERIC}`, (client) => run<R>(client, s, params));
+      await q.query(FORCE_GENERIC);
+      const res = await run<R>(q, s, params);
+      await q.query(BACK_TO_DEFAULT);
+      return res;
     },
     async exec(script: string) {
       await q.query(script);
     },
   });
-  const root = wrap(pool);
+  const root = wrap(pool, false);
+
+  /** fn on a connection of its own, in a transaction begun by `begin`. */
+  async function inTransactionOf<T>(begin: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    // A connection lost while checked out also emits 'error' on the client (the pool listens
+    // only to idle ones); unheard, that would crash the process. The failed query says it too.
+    const lostWhileHeld = () => {};
+    client.on('error', lostWhileHeld);
+    let broken = false;
+    try {
+      await client.query(begin);
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      // A connection that stopped answering is dropped, not asked to roll back.
+      broken = isReadTimeout(err);
+      if (!broken) {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+      }
+      throw err;
+    } finally {
+      client.removeListener('error', lostWhileHeld);
+      client.release(broken);
+    }
+  }
 
   return {
     kind: 'postgres',
     ...root,
-    async transaction(fn) {
-      const client = await pool.connect();
-      // A connection lost while checked out also emits 'error' on the client (the pool listens
-      // only to idle ones); unheard, that would crash the process. The failed query says it too.
-      const lostWhileHeld = () => {};
-      client.on('error', lostWhileHeld);
-      let broken = false;
-      try {
-        await client.query('BEGIN');
-        const result = await fn(wrap(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        // A connection that stopped answering is dropped, not asked to roll back.
-        broken = isReadTimeout(err);
-        if (!broken) {
-          await client.query('ROLLBACK').catch(() => {
-            broken = true;
-          });
-        }
-        throw err;
-      } finally {
-        client.removeListener('error', lostWhileHeld);
-        client.release(broken);
-      }
-    },
+    transaction: (fn) => inTransactionOf('BEGIN', (client) => fn(wrap(client, true))),
     listen: (channel, handlers) => notifications.subscribe(channel, handlers),
     async close() {
       await notifications.close();
