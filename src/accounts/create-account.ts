@@ -135,7 +135,7 @@ const TABLE_NAMES = Object.keys(TABLES) as (keyof AccountRows)[];
 
 // One statement inserts every child table: data-modifying CTEs all run, and foreign keys are
 // checked at the end of the statement, so parents and children may share it. Always its generic
-// plan (decision 0109): a plan made for a batch's sixteen JSON values reads them all once more.
+// plan (decision 0109): a plan made for a batch's sixteen JSON values copies them all.
 const insertChildren = sqlGenericPlan(
   'insertAccountRecords',
   `WITH ${TABLE_NAMES.map((t, i) => {

@@ -57,7 +57,7 @@ const insertProcesses = sql(
 );
 /**
  * The same for a whole request of the bulk path: always its generic plan (decision 0109), since
- * planning for 1,000 accounts' JSON would read all of it once more. Group commit's small batches
+ * planning for 1,000 accounts' JSON would copy all of it. Group commit's small batches
  * keep the plain statement, which spares them the setting's round trips.
  */
 const insertProcessesAtOnce = sqlGenericPlan('insertImportProcessesAtOnce', insertProcesses.text);
