@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AccountPush } from '../../src/cli/push/push-accounts.ts';
@@ -13,6 +12,7 @@ import { PushAbort, PushSession } from '../../src/cli/push/push-session.ts';
 import { sql } from '../../src/infra/db/db.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
 import { type HttpFault, startHttpFaultProxy } from '../helpers/http-fault-proxy.ts';
+import { REFUSED_URL } from '../helpers/ports.ts';
 import { serviceForPush } from '../helpers/push-run.ts';
 import { type TestApp, tokenFor } from '../helpers/test-app.ts';
 
@@ -561,11 +561,7 @@ describe('ferry push', () => {
     assert.equal(await badKey.exited, 2);
     assert.match(badKey.err(), /refused the API key: invalid_api_key/);
 
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-    const port = (closed.address() as { port: number }).port;
-    await new Promise((r) => closed.close(r));
-    const url = `http://127.0.0.1:${port}`;
+    const url = REFUSED_URL;
     // The URL may come from FERRY_URL, as for the operator commands.
     const unreachable = push(['accounts', file, '--api-key', 'k'], { FERRY_URL: url });
     assert.equal(await unreachable.exited, 2);

@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createWebhookPoster, type WebhookPoster } from '../../src/events/webhooks/webhook-post.ts';
+import { REFUSED_URL } from '../helpers/ports.ts';
 import { signatureValid } from './webhooks-helpers.ts';
 
 const SECRET = 'a'.repeat(64);
@@ -102,11 +103,7 @@ describe('a webhook POST', () => {
   });
 
   it('fails on a refused connection, with its reason', async () => {
-    const closed = http.createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((r) => closed.close(r));
-    const o = await poster.post(request(`http://127.0.0.1:${port}/`));
+    const o = await poster.post(request(`${REFUSED_URL}/`));
     assert.deepEqual([o.delivered, o.statusCode], [false, null]);
     assert.match(o.error ?? '', /^ECONNREFUSED/);
   });
