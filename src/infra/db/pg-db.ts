@@ -177,23 +177,16 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
     const res = await q.query({ name, text: s.text, values: params });
     return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
   };
-  const runGeneric = async <R>(
-    q: pg.Pool | pg.PoolClient,
-    s: Sql,
-    params: unknown[],
-    inTransaction: boolean,
-  ) => {
-    if (!inTransaction)
-      return inTransactionOf(`BEGIN; ${FORCE_GENERIC}`, (client) => run<R>(client, s, params));
-    await q.query(FORCE_GENERIC);
-    const res = await run<R>(q, s, params);
-    await q.query(BACK_TO_DEFAULT);
-    return res;
-  };
   const wrap = (q: pg.Pool | pg.PoolClient, inTransaction: boolean): Queryable => ({
-    // Not async: every other statement goes straight to run, without a promise of its own.
-    query: <R>(s: Sql, params: unknown[] = []): Promise<QueryResult<R>> =>
-      s.genericPlan ? runGeneric<R>(q, s, params, inTransaction) : run<R>(q, s, params),
+    async query<R>(s: Sql, params: unknown[] = []): Promise<QueryResult<R>> {
+      if (!s.genericPlan) return run<R>(q, s, params);
+      if (!inTransaction)
+        return inTransactionOf(`BEGIN; ${FORCE_GENERIC}`, (client) => run<R>(client, s, params));
+      await q.query(FORCE_GENERIC);
+      const res = await run<R>(q, s, params);
+      await q.query(BACK_TO_DEFAULT);
+      return res;
+    },
     async exec(script: string) {
       await q.query(script);
     },
