@@ -1,7 +1,8 @@
 /**
  * The claim cursor (decision 0110): a claim from the cursor starts after the last head the claims
  * so far took, so it does not read past the deliveries they leased; a claim from the front finds
- * what is due behind the cursor; either moves the cursor on past its last head, never back.
+ * what is due behind the cursor; either moves the cursor to its last head when that is past it
+ * (one claim after another never moves it back).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -142,6 +143,28 @@ describe('the webhook claim cursor', () => {
     try {
       // At one claim from the front a second, twelve would take twelve seconds.
       await delivered(endpointId, 12, 'the twelve delivered', 4_000);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('a sender drains one key’s backlog behind the cursor chain after chain, not a chain a second', async () => {
+    const endpointId = await endpointAt(t.db, `${receiver.url}/one-key`, 'ONE-KEY');
+    for (let i = 0; i < 24; i++) await addEvent(t.db, 'ONE-KEY', 'E1', CREATED);
+    await fanOutTo(t.db, endpointId, 24);
+    // The cursor past all 24, as when they waited for their endpoint to be enabled again.
+    await t.db.query(
+      sql(
+        '',
+        `SELECT setval('webhook_claim_cursor_at', (extract(epoch FROM max(next_attempt_at)) * 1000000)::bigint),
+                setval('webhook_claim_cursor_id', max(id))
+           FROM webhook_deliveries`,
+      ),
+    );
+    const s = sender();
+    try {
+      // Four a claim (a head and three behind it): at one claim from the front a second, six seconds.
+      await delivered(endpointId, 24, 'the 24 delivered', 4_000);
     } finally {
       await s.stop();
     }

@@ -120,9 +120,10 @@ const RECORD_MARGIN_MS = 5_000;
  * A claim starts at the claim cursor, past the deliveries the claims so far leased (decision
  * 0110), except the first, and the first after this long since this sender's last claim from the
  * front: that one finds what is due behind the cursor (a lease that ran out, deliveries handed
- * back, a key's next delivery once its head was delivered, an endpoint enabled again). While
- * such a claim comes back full and leaves the cursor where it was, the next one starts from the
- * front too: more may be waiting behind it.
+ * back, a key's next delivery once its head was delivered, an endpoint enabled again). A claim
+ * from the front that finds deliveries and leaves the cursor where it was found them all behind
+ * it: the claims start from the front for this long again, while a backlog there drains (a
+ * key's next chain is due once its last one is recorded).
  */
 const FROM_THE_FRONT_EVERY_MS = 1_000;
 
@@ -360,17 +361,17 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
   const claimOptions = { senderId, leaseSeconds, batchSize, chainAfter };
   const claimFromFront = claimDueDeliveries(claimOptions);
   const claimFromCursor = claimDueDeliveries({ ...claimOptions, fromCursor: true });
+  // The lanes claim in turn (lease-loop.ts), so these two are never read and written at once.
   let lastFromFront = Number.NEGATIVE_INFINITY;
-  let frontAgain = false;
+  let frontUntil = Number.NEGATIVE_INFINITY;
   async function claim(): Promise<Claimed[]> {
     // Read before the claim: the lease, which the database starts later, holds at least this long.
     const now = performance.now();
     const nextPostBy = now + chainWindowMs;
-    const fromFront = frontAgain || now - lastFromFront >= FROM_THE_FRONT_EVERY_MS;
+    const fromFront = now < frontUntil || now - lastFromFront >= FROM_THE_FRONT_EVERY_MS;
     if (fromFront) lastFromFront = now;
     const { rows } = await db.query<ClaimedRow>(fromFront ? claimFromFront : claimFromCursor);
-    const heads = rows.reduce((n, r) => n + (r.chain_pos === 0 ? 1 : 0), 0);
-    frontAgain = fromFront && heads >= batchSize && !rows[0].cursor_moved;
+    if (fromFront && rows.length > 0 && !rows[0].cursor_moved) frontUntil = now + FROM_THE_FRONT_EVERY_MS;
     statistics.claimed(rows.length);
     return rows.map((r) => ({ ...claimedDelivery(r), nextPostBy }));
   }
