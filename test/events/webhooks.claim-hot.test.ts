@@ -67,15 +67,8 @@ describe('webhook claims as HOT updates', () => {
     const pagesBefore = (await t.db.query<{ id: string; page: number }>(pages)).rows;
     assert.ok(new Set(pagesBefore.map((r) => r.page)).size >= 5, 'the deliveries span several pages');
     // Twenty keys of three: twenty heads, each claimed with the two deliveries behind it.
-    // From the cursor (decision 0110), as most claims are; a claim from the front updates alike.
     const claimed = await t.db.query(
-      claimDueDeliveries({
-        senderId: 'hot-sender',
-        leaseSeconds: 30,
-        batchSize: 60,
-        chainAfter: 3,
-        fromCursor: true,
-      }),
+      claimDueDeliveries({ senderId: 'hot-sender', leaseSeconds: 30, batchSize: 60, chainAfter: 3 }),
     );
     assert.equal(claimed.rows.length, 60);
     const pagesAfter = (await t.db.query<{ id: string; page: number }>(pages)).rows;
@@ -108,16 +101,7 @@ describe('a webhook claim without parameters', () => {
     );
     const senderId = "it's me\\'; --";
     const claim = claimDueDeliveries({ senderId, leaseSeconds: 30, batchSize: 2, chainAfter: 0 });
-    const fromCursor = claimDueDeliveries({
-      senderId,
-      leaseSeconds: 30,
-      batchSize: 2,
-      chainAfter: 0,
-      fromCursor: true,
-    });
     assert.equal(claim.text.includes('$'), false, 'no parameter');
-    assert.equal(fromCursor.text.includes('$'), false, 'no parameter from the cursor either');
-    assert.notEqual(fromCursor.name, claim.name);
     assert.deepEqual(claimDueDeliveries({ senderId, leaseSeconds: 30, batchSize: 2, chainAfter: 0 }), claim);
     assert.notEqual(
       claimDueDeliveries({ senderId, leaseSeconds: 30, batchSize: 3, chainAfter: 0 }).name,
@@ -154,22 +138,19 @@ describe('a webhook claim without parameters', () => {
   it('is never given a custom plan on a PostgreSQL server', {
     skip: !usingPostgresServer() && 'PGlite prepares no statement',
   }, async () => {
-    for (const fromCursor of [false, true]) {
-      const claim = claimDueDeliveries({
-        senderId: 'planned-once',
-        leaseSeconds: 30,
-        batchSize: 1,
-        chainAfter: 3,
-        fromCursor,
-      });
-      for (let i = 0; i < 8; i++) await t.db.query(claim);
-      const { rows } = await t.db.query<{ generic: number; custom: number }>(
-        sql(
-          '',
-          `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE name = '${claim.name}'`,
-        ),
-      );
-      assert.deepEqual(rows, [{ generic: 8, custom: 0 }], `fromCursor: ${fromCursor}`);
-    }
+    const claim = claimDueDeliveries({
+      senderId: 'planned-once',
+      leaseSeconds: 30,
+      batchSize: 1,
+      chainAfter: 3,
+    });
+    for (let i = 0; i < 8; i++) await t.db.query(claim);
+    const { rows } = await t.db.query<{ generic: number; custom: number }>(
+      sql(
+        '',
+        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE name = '${claim.name}'`,
+      ),
+    );
+    assert.deepEqual(rows, [{ generic: 8, custom: 0 }]);
   });
 });

@@ -79,12 +79,8 @@ export interface ClaimedDelivery {
   chain_pos: number;
 }
 
-/**
- * A row of claimDueDeliveries: the delivery, its event's columns (null for a test event), and
- * whether the claim moved the claim cursor (the same in every row).
- */
+/** A row of claimDueDeliveries: the delivery, and its event's columns (null for a test event). */
 export interface ClaimedRow extends ClaimedDelivery {
-  cursor_moved: boolean;
   ev_xid: string | null;
   ev_id: string | null;
   ev_type: string | null;
@@ -104,7 +100,6 @@ export function claimedDelivery(r: ClaimedRow): ClaimedDelivery {
     ev_import_supplier,
     ev_external_account_number,
     ev_data,
-    cursor_moved: _moved,
     ...d
   } = r;
   if (d.body !== null || ev_id === null) return d;
@@ -146,26 +141,20 @@ export function claimedDelivery(r: ClaimedRow): ClaimedDelivery {
  * A delivery of the feed stores no body: it is its event as the feed answers it, read here from
  * the events table (claimedDelivery builds it). Only a test event keeps a body of its own.
  *
- * The search starts at the front of the due order, or with `fromCursor` after the claim cursor:
- * the last head the claims so far took (decision 0110), past the deliveries they leased. A claim
- * moves the cursor to its own last head when that is past the cursor it read; claims side by side
- * can leave it a little behind or ahead of where they ended, which the claims from the front make
- * good. Each row says whether this claim moved it (`cursor_moved`).
- *
  * Every value is written into the statement, none is passed (decision 0108): they are the
  * sender's own and fixed, and a statement without parameters is never given a custom plan, so the
  * server plans it once a connection and again after an ANALYZE of its tables. With parameters it
  * made a custom plan at 47–101 % of calls, about 0.9 ms each.
  */
 export function claimDueDeliveries(c: ClaimOptions): Sql {
-  const { leaseSeconds, batchSize, chainAfter } = c;
+  const { senderId, leaseSeconds, batchSize, chainAfter } = c;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1)
     throw new Error(`claimDueDeliveries: ${batchSize} is not a batch size`);
   if (!Number.isSafeInteger(chainAfter) || chainAfter < 0)
     throw new Error(`claimDueDeliveries: ${chainAfter} is not a count`);
   if (!Number.isFinite(leaseSeconds) || leaseSeconds <= 0)
     throw new Error(`claimDueDeliveries: ${leaseSeconds} is not a lease`);
-  const text = claimText(c);
+  const text = claimText(sqlLiteral(senderId), String(leaseSeconds), batchSize, chainAfter);
   // Named by its text: the server keeps 63 bytes of a name, and pg refuses one name for two texts.
   return sql(
     `claimDueWebhookDeliveries_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
@@ -178,31 +167,12 @@ export interface ClaimOptions {
   leaseSeconds: number;
   batchSize: number;
   chainAfter: number;
-  /**
-   * Start after the claim cursor, where the last claims' heads ended in the due order, instead of
-   * at the front (decision 0110). Either way the claim moves the cursor to its last head.
-   */
-  fromCursor?: boolean;
 }
 
-/**
- * The claim cursor as a row (at, id): the sequences of migration 0033, the time in microseconds.
- * Read once, at the start of the statement.
- */
-const CLAIM_CURSOR = `SELECT timestamptz 'epoch' + a.last_value * interval '1 microsecond' AS at, i.last_value AS id
-     FROM webhook_claim_cursor_at a, webhook_claim_cursor_id i`;
-/** The cursor as two values, not a row subquery: so the due index's scan can start there. */
-const CURSOR_ROW = '((SELECT at FROM claim_cursor), (SELECT id FROM claim_cursor))';
-const AFTER_THE_CURSOR = `
-        AND (d.next_attempt_at, d.id) > ${CURSOR_ROW}`;
-
-const claimText = (c: ClaimOptions) => {
-  const { batchSize, chainAfter } = c;
-  const [sender, lease] = [sqlLiteral(c.senderId), String(c.leaseSeconds)];
-  return `WITH claim_cursor AS MATERIALIZED (${CLAIM_CURSOR}), due AS (
-     SELECT d.id, d.endpoint_id, d.ordering_key, d.event_xid, d.event_id, d.attempts, d.next_attempt_at
-       FROM webhook_deliveries d
-      WHERE d.state = 'pending' AND d.next_attempt_at <= now()${c.fromCursor ? AFTER_THE_CURSOR : ''}
+const claimText = (sender: string, lease: string, batchSize: number, chainAfter: number) =>
+  `WITH due AS (
+     SELECT d.id, d.endpoint_id, d.ordering_key, d.event_xid, d.event_id, d.attempts FROM webhook_deliveries d
+      WHERE d.state = 'pending' AND d.next_attempt_at <= now()
         AND (d.locked_until IS NULL OR d.locked_until < now())
         AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled)
         AND NOT EXISTS (
@@ -236,11 +206,6 @@ const claimText = (c: ClaimOptions) => {
       WHERE d.state = 'pending' AND d.next_attempt_at <= now()
         AND (d.locked_until IS NULL OR d.locked_until < now())
         FOR UPDATE OF d SKIP LOCKED
-   ), moved AS (
-     SELECT setval('webhook_claim_cursor_at', (extract(epoch FROM m.next_attempt_at) * 1000000)::bigint),
-            setval('webhook_claim_cursor_id', m.id)
-       FROM (SELECT next_attempt_at, id FROM due ORDER BY next_attempt_at DESC, id DESC LIMIT 1) m
-      WHERE (m.next_attempt_at, m.id) > ${CURSOR_ROW}
    ), chain AS (
      SELECT id AS head_id, 0::bigint AS chain_pos, id FROM due
      UNION ALL
@@ -255,11 +220,8 @@ const claimText = (c: ClaimOptions) => {
                d.stored_body AS body, d.attempts, d.occurred_at, d.event_id
    )
    SELECT c.id, c.head_id, c.chain_pos::int AS chain_pos, c.endpoint_id, c.url, c.secret, c.feed_event_id,
-          c.body, c.attempts, c.occurred_at, ${feedColumns('v', 'ev_')},
-          -- A SELECT in WITH that nothing reads is never run: this runs moved, once.
-          (SELECT count(*) FROM moved) > 0 AS cursor_moved
+          c.body, c.attempts, c.occurred_at, ${feedColumns('v', 'ev_')}
      FROM claimed c LEFT JOIN events v ON v.id = c.event_id AND c.body IS NULL`;
-};
 
 /** One attempt at delivery $1 (at $2, status $3, $4 ms, error $5), whatever became of the delivery. */
 export const insertAttempt = sql(

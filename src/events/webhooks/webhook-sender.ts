@@ -116,17 +116,6 @@ const CHAIN_BUDGET_MS = 5_000;
 /** …and only while the lease holds a whole post and this long to record the batch after it. */
 const RECORD_MARGIN_MS = 5_000;
 
-/**
- * A claim starts at the claim cursor, past the deliveries the claims so far leased (decision
- * 0110), except the first, and the first after this long since this sender's last claim from the
- * front: that one finds what is due behind the cursor (a lease that ran out, deliveries handed
- * back, a key's next delivery once its head was delivered, an endpoint enabled again). A claim
- * from the front that finds deliveries and leaves the cursor where it was found them all behind
- * it: the claims start from the front for this long again, while a backlog there drains (a
- * key's next chain is due once its last one is recorded).
- */
-const FROM_THE_FRONT_EVERY_MS = 1_000;
-
 /** A claimed delivery, and by when a chain's next post must have started (performance.now()). */
 type Claimed = ClaimedDelivery & { nextPostBy: number };
 
@@ -312,7 +301,7 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
    * A head and the next deliveries of its key claimed with it, one after another (decision 0107):
    * each is posted once the one before it was answered 2xx, while there is time (CHAIN_BUDGET_MS);
    * from the first that was not (or a gap in the chain, or stopping), the rest are handed back
-   * unposted, to be claimed again behind their new head by a claim from the front (decision 0110).
+   * unposted, to be claimed again behind their new head.
    */
   async function postChain(
     chain: readonly Claimed[],
@@ -357,21 +346,16 @@ export function startWebhookSender(opts: SenderOptions): SenderHandle {
    * post and the batch's recording end before the lease does. None is claimed where that is never.
    */
   const chainWindowMs = Math.min(CHAIN_BUDGET_MS, leaseSeconds * 1000 - postTimeoutMs - RECORD_MARGIN_MS);
-  const chainAfter = chainWindowMs > 0 ? CHAIN_LENGTH - 1 : 0;
-  const claimOptions = { senderId, leaseSeconds, batchSize, chainAfter };
-  const claimFromFront = claimDueDeliveries(claimOptions);
-  const claimFromCursor = claimDueDeliveries({ ...claimOptions, fromCursor: true });
-  // The lanes claim in turn (lease-loop.ts), so these two are never read and written at once.
-  let lastFromFront = Number.NEGATIVE_INFINITY;
-  let frontUntil = Number.NEGATIVE_INFINITY;
+  const claimStatement = claimDueDeliveries({
+    senderId,
+    leaseSeconds,
+    batchSize,
+    chainAfter: chainWindowMs > 0 ? CHAIN_LENGTH - 1 : 0,
+  });
   async function claim(): Promise<Claimed[]> {
     // Read before the claim: the lease, which the database starts later, holds at least this long.
-    const now = performance.now();
-    const nextPostBy = now + chainWindowMs;
-    const fromFront = now < frontUntil || now - lastFromFront >= FROM_THE_FRONT_EVERY_MS;
-    if (fromFront) lastFromFront = now;
-    const { rows } = await db.query<ClaimedRow>(fromFront ? claimFromFront : claimFromCursor);
-    if (fromFront && rows.length > 0 && !rows[0].cursor_moved) frontUntil = now + FROM_THE_FRONT_EVERY_MS;
+    const nextPostBy = performance.now() + chainWindowMs;
+    const { rows } = await db.query<ClaimedRow>(claimStatement);
     statistics.claimed(rows.length);
     return rows.map((r) => ({ ...claimedDelivery(r), nextPostBy }));
   }
