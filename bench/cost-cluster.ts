@@ -6,10 +6,12 @@
  * in production); stopped and removed at the end, also when the bench fails, is interrupted or
  * is stopped by its watchdog.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { WalShare } from './cost-stats.ts';
 
 /** The step cannot run on this machine; its message is the one line the bench prints. */
 export class CostUnavailable extends Error {}
@@ -110,6 +112,12 @@ export interface Cluster {
    * first; null when pg_waldump cannot read that far back (its segments recycled after checkpoints).
    */
   walByRecordType(from: string, to: string): WalRecordType[] | null;
+  /**
+   * The same WAL by the relation each record changes (its first block's), keyed
+   * `<database oid>/<relfilenode>`, "" for a record of none; read from pg_waldump's listing as it
+   * streams (a run's is hundreds of megabytes). Null when pg_waldump cannot read it.
+   */
+  walByRelation(from: string, to: string): Promise<Map<string, WalShare> | null>;
   /** Stops the cluster and removes its directory; safe to call more than once. */
   remove(): void;
 }
@@ -210,6 +218,23 @@ export function startCluster(port: number): Cluster {
         } catch {
           return null;
         }
+      },
+      async walByRelation(from, to) {
+        const dump = spawn(join(bin, 'pg_waldump'), ['-p', join(data, 'pg_wal'), '-s', from, '-e', to], {
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
+        const exited = new Promise<number | null>((resolve) => dump.on('close', resolve));
+        const shares = new Map<string, WalShare>();
+        for await (const l of createInterface({ input: dump.stdout })) {
+          const len = /len \(rec\/tot\):\s*\d+\/\s*(\d+)/.exec(l);
+          if (!len) continue;
+          const key = /rel \d+\/(\d+\/\d+)/.exec(l)?.[1] ?? '';
+          const s = shares.get(key) ?? { records: 0, bytes: 0 };
+          s.records++;
+          s.bytes += Number(len[1]);
+          shares.set(key, s);
+        }
+        return (await exited) === 0 ? shares : null;
       },
       remove,
     };

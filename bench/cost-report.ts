@@ -4,11 +4,11 @@
  * (the run with an endpoint less the one without, over its deliveries); and the ten statements
  * with the most calls, the most buffers and the most execution time of each run (with how often
  * and how long the server planned each), the rows each table had written, and the WAL by record
- * type (pg_waldump), where the WAL bytes come from.
+ * type and by the table it changed (pg_waldump), where the WAL bytes come from.
  */
 import type { CostRun } from './cost.ts';
 import type { WalRecordType } from './cost-cluster.ts';
-import type { Counts, Statement, TableWrites } from './cost-stats.ts';
+import type { Counts, Statement, TableWrites, WalByTable } from './cost-stats.ts';
 
 const METRICS: [keyof Counts, string][] = [
   ['statements', 'statements'],
@@ -118,6 +118,28 @@ function walTypes(title: string, list: WalRecordType[] | null, accounts: number)
   ];
 }
 
+/** The tables whose changes wrote the most WAL, per account (heap, indexes, TOAST); the rest summed on one line. */
+function walTables(title: string, list: WalByTable[] | null, accounts: number): string[] {
+  if (list === null) return [title, "  (pg_waldump could not read the run's WAL: segments recycled)"];
+  const cols = ['records', 'bytes', 'heap', 'indexes', 'TOAST'];
+  const sum = (l: WalByTable[]) => ({
+    records: l.reduce((a, t) => a + t.records, 0),
+    heap: l.reduce((a, t) => a + t.heap, 0),
+    indexes: l.reduce((a, t) => a + t.indexes, 0),
+    toast: l.reduce((a, t) => a + t.toast, 0),
+  });
+  const line = (t: Omit<WalByTable, 'table'>, name: string) =>
+    `  ${[t.records, t.heap + t.indexes + t.toast, t.heap, t.indexes, t.toast].map((v) => fmt(v / accounts).padStart(9)).join(' ')}  ${name}`;
+  const rest = list.slice(15);
+  return [
+    title,
+    `  ${cols.map((c) => c.padStart(9)).join(' ')}  table`,
+    ...list.slice(0, 15).map((t) => line(t, t.table)),
+    ...(rest.length > 0 ? [line(sum(rest), `${rest.length} other tables`)] : []),
+    line(sum(list), 'all'),
+  ];
+}
+
 /** The table for a CI log: a column per run (per account) and per number of processes (per delivery). */
 export function costTable(report: { postgres: string; runs: CostRun[] }): string {
   const cols = columns(report.runs);
@@ -177,6 +199,11 @@ export function costTable(report: { postgres: string; runs: CostRun[] }): string
       ...walTypes(
         `WAL per account by record type (${which}; pg_waldump, bytes with full pages):`,
         r.wal,
+        r.accounts,
+      ),
+      ...walTables(
+        `WAL per account by table (${which}; pg_waldump, bytes with full pages; a table's indexes and TOAST with it):`,
+        r.walByTable,
         r.accounts,
       ),
     );

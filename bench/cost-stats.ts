@@ -67,6 +67,53 @@ export const readTableWrites = (url: string) =>
       ORDER BY t.n_tup_ins + t.n_tup_upd + t.n_tup_del DESC, t.relname LIMIT 20`,
   );
 
+/** What one table's changes wrote to the WAL in a run: its heap, its indexes, its TOAST (and the TOAST's index). */
+export interface WalByTable {
+  table: string;
+  records: number;
+  heap: number;
+  indexes: number;
+  toast: number;
+}
+
+/** A relation's share of a run's WAL: records and bytes with full pages (bench/cost-cluster.ts). */
+export interface WalShare {
+  records: number;
+  bytes: number;
+}
+
+/**
+ * A run's WAL by the table each record changed, the most first: `shares` are keyed by
+ * `<database oid>/<relfilenode>` as pg_waldump names a relation, and are named here from the
+ * measured database's catalogue, an index and a TOAST table under the table they belong to. A
+ * record of no relation of this database (a commit, a shared catalogue) counts as `(none)`.
+ */
+export async function readWalByTable(url: string, shares: Map<string, WalShare>): Promise<WalByTable[]> {
+  const relations = await queryOnce<{ key: string; table: string; part: 'heap' | 'indexes' | 'toast' }>(
+    url,
+    `SELECT (SELECT oid FROM pg_database WHERE datname = current_database()) || '/' || pg_relation_filenode(c.oid) AS key,
+            coalesce(o.relname, b.relname) AS table,
+            CASE WHEN o.oid IS NOT NULL THEN 'toast' WHEN c.relkind = 'i' THEN 'indexes' ELSE 'heap' END AS part
+       FROM pg_class c
+       LEFT JOIN pg_index i ON i.indexrelid = c.oid
+       JOIN pg_class b ON b.oid = coalesce(i.indrelid, c.oid)
+       LEFT JOIN pg_class o ON o.reltoastrelid = b.oid
+      WHERE pg_relation_filenode(c.oid) IS NOT NULL`,
+  );
+  const named = new Map(relations.map((r) => [r.key, r]));
+  const out = new Map<string, WalByTable>();
+  for (const [key, share] of shares) {
+    const r = named.get(key);
+    const table = r?.table ?? '(none)';
+    const t = out.get(table) ?? { table, records: 0, heap: 0, indexes: 0, toast: 0 };
+    t.records += share.records;
+    t[r?.part ?? 'heap'] += share.bytes;
+    out.set(table, t);
+  }
+  const bytes = (t: WalByTable) => t.heap + t.indexes + t.toast;
+  return [...out.values()].sort((a, b) => bytes(b) - bytes(a));
+}
+
 /** One query on a connection of its own to the measured database, closed after it. */
 async function queryOnce<R>(url: string, text: string): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });

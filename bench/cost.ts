@@ -37,9 +37,11 @@ import {
   readCounts,
   readFailedAttempts,
   readTableWrites,
+  readWalByTable,
   resetStats,
   type Statement,
   type TableWrites,
+  type WalByTable,
 } from './cost-stats.ts';
 import { type FerryProcess, type Service, startService, writeBooks } from './ferry-service.ts';
 import { startReceiver } from './lag-probe.ts';
@@ -65,6 +67,8 @@ export interface CostRun {
   failed: FailedAttempts[];
   /** The run's WAL by record type (the whole cluster's, as pg_stat_wal); null when unreadable. */
   wal: WalRecordType[] | null;
+  /** The same WAL by the table it changed (heap, indexes, TOAST); null when unreadable. */
+  walByTable: WalByTable[] | null;
 }
 
 export interface CostOptions {
@@ -168,7 +172,10 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
     const read = await readCounts(admin, database, probeTransactions);
     const tables = await readTableWrites(fresh.url!);
     const failed = webhooks ? await readFailedAttempts(fresh.url!) : [];
-    const wal = cluster.walByRecordType(walFrom, (await admin.query(WAL_POSITION)).rows[0].lsn);
+    const walTo = (await admin.query(WAL_POSITION)).rows[0].lsn;
+    const wal = cluster.walByRecordType(walFrom, walTo);
+    const shares = await cluster.walByRelation(walFrom, walTo);
+    const walByTable = shares && (await readWalByTable(fresh.url!, shares));
     const run: CostRun = {
       processes: n,
       webhooks,
@@ -189,6 +196,7 @@ async function measureOnce(ctx: RunContext, n: number, webhooks: boolean): Promi
       tables,
       failed,
       wal,
+      walByTable,
     };
     ctx.log(
       `  ${n} process${n === 1 ? '' : 'es'}${webhooks ? ', webhooks' : ''}: ${accounts} accounts in ${run.push_s} s${receiver ? `, ${run.deliveries} deliveries in ${run.posts} requests (receiver at ${receiver.priority} priority)` : ''}`,
