@@ -8,3 +8,4 @@
 await Promise.resolve();
 
 export { verdictInThread } from './account-checks.ts';
+export { bodyVerdictInThread } from './body-verdict.ts';

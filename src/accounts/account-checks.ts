@@ -20,10 +20,8 @@
 import { isMainThread, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { currentReference, currentSnapshot, installSnapshot } from '../catalogue/reference-data.ts';
-import { validationFailed } from '../errors/error-catalogue.ts';
 import { type ErrorItem, item } from '../errors/error-items.ts';
 import { localDate } from '../infra/clock.ts';
-import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import { CheckContext } from '../validation/check-context.ts';
 import { type StructuralResult, structuralValidator } from '../validation/structural-validator.ts';
 import { parseKeepingNumbers } from '../vocabulary/exact-numbers.ts';
@@ -248,36 +246,10 @@ export function supplierNotFound({ errors, code }: Verdict) {
 }
 
 /**
- * The validate endpoint: returns when the body is valid and names a known supplier, throws the
- * validation body otherwise. `text` is the JSON text the body was read from, for a check thread.
- */
-export async function validateAccount(options: {
-  suppliers: SupplierCache;
-  checks: AccountCheckPool;
-  body: unknown;
-  text: string | undefined;
-  timeZone: string;
-  /** What the account would conflict with among other accounts and processes (read-only). */
-  conflictsOf?: (account: Record<string, unknown>) => Promise<ErrorItem[]>;
-}): Promise<void> {
-  const { suppliers, checks, body, text, timeZone, conflictsOf } = options;
-  const [verdict, conflicts] = await Promise.all([
-    checks.verdict(body, text, clockIn(timeZone)),
-    conflictsOf?.(accountOf(body)) ?? [],
-  ]);
-  if (verdict.code !== null && !(await suppliers.get(verdict.code))) supplierNotFound(verdict);
-  addConflicts(verdict.errors, conflicts);
-  if (verdict.errors.length > 0) {
-    const detail = 'The account data could not be validated.';
-    throw validationFailed('account_failed_validation', verdict.errors, detail);
-  }
-}
-
-/**
  * A check thread's task: the body's JSON text, the clock, and the reference data the event loop
  * checks against (its key; its snapshot when the thread said it holds another version).
  */
-interface ThreadTask {
+export interface ThreadTask {
   text: string;
   clock: CheckClock;
   reference: string;
@@ -285,21 +257,31 @@ interface ThreadTask {
 }
 
 /** A thread's answer: the verdict, or that it holds other reference data than the task names. */
-type ThreadAnswer = Verdict | { stale: true };
+type ThreadAnswer = Verdict | Stale;
+export type Stale = { stale: true };
+
+/** Whether a thread holds the reference data `task` names, installing the snapshot sent with it. */
+export function referenceIsCurrent({ reference, snapshot }: ThreadTask): boolean {
+  if (snapshot !== undefined && currentReference().key !== reference) installSnapshot(snapshot);
+  return currentReference().key === reference;
+}
 
 /**
- * Runs in a check thread (Piscina loads this module there): reads the body from its text as the
+ * Runs in a check thread (account-check-thread.ts): reads the body from its text as the
  * event loop read it (numbers a double cannot keep, kept as sent) and answers its verdict.
  */
-export function verdictInThread({ text, clock, reference, snapshot }: ThreadTask): ThreadAnswer {
-  if (snapshot !== undefined && currentReference().key !== reference) installSnapshot(snapshot);
-  if (currentReference().key !== reference) return { stale: true };
+export function verdictInThread(task: ThreadTask): ThreadAnswer {
+  if (!referenceIsCurrent(task)) return { stale: true };
+  const { text, clock } = task;
   const kept = parseKeepingNumbers(text, JSON.parse(text));
   // The event loop read this text as a body already, so this does not happen; if it does, the
   // pool checks the body there instead.
   if (!('value' in kept)) throw new Error('the body is a bare number');
   return verdictOf(kept.value, clock);
 }
+
+// Under a loader (tsx) a thread loads this module itself, so it names every thread function too.
+export { bodyVerdictInThread } from './body-verdict.ts';
 
 const THREAD_MARK = 'ferry-account-checks';
 /** Checks handed to a thread before it answers the first of them. */
@@ -308,7 +290,7 @@ const TASKS_QUEUED_PER_THREAD = 16;
 if (!isMainThread && workerData === THREAD_MARK) prepareAccountPayloadValidation();
 
 export class AccountCheckPool {
-  #threads: Piscina<ThreadTask, ThreadAnswer> | null = null;
+  #threads: Piscina<ThreadTask, object> | null = null;
   /** Set when a thread failed before any answered: they cannot load, so none is started again. */
   #unusable = false;
   /** Checks a thread answered (the rest ran on the event loop). */
@@ -320,9 +302,9 @@ export class AccountCheckPool {
   constructor(readonly size: number) {}
 
   /** Starts the threads now, so the first requests do not wait for them to load. */
-  start(): Piscina<ThreadTask, ThreadAnswer> {
+  start(): Piscina<ThreadTask, object> {
     if (this.#threads) return this.#threads;
-    this.#threads = new Piscina<ThreadTask, ThreadAnswer>({
+    this.#threads = new Piscina<ThreadTask, object>({
       // Built code imported, not required (account-check-thread.ts); TypeScript under tsx is required.
       filename: import.meta.url.endsWith('.js')
         ? new URL('./account-check-thread.js', import.meta.url).href
@@ -353,23 +335,30 @@ export class AccountCheckPool {
    * parsed from; on the event loop otherwise, or when the thread fails.
    */
   async verdict(body: unknown, text: string | undefined, clock: CheckClock): Promise<Verdict> {
-    if (text === undefined || this.size === 0 || this.#unusable) return verdictOf(body, clock);
+    if (text === undefined) return verdictOf(body, clock);
+    return (await this.inThread<Verdict>('verdictInThread', text, clock)) ?? verdictOf(body, clock);
+  }
+
+  /**
+   * Runs thread function `name` (exported by account-check-thread.ts) on `text`; null when no
+   * thread can (none configured, none loads, one failed) or its reference data would not match.
+   */
+  async inThread<A extends object>(name: string, text: string, clock: CheckClock): Promise<A | null> {
+    if (this.size === 0 || this.#unusable) return null;
     const threads = this.start();
     try {
-      const reference = currentReference().key;
-      let answer = await threads.run({ text, clock, reference });
+      const run = (snapshot?: string) =>
+        threads.run({ text, clock, reference: currentReference().key, snapshot }, { name });
+      let answer = await run();
       // A thread learns a new catalogue version once, from the snapshot sent with a retried check.
-      if ('stale' in answer) {
-        const snapshot = currentSnapshot();
-        answer = await threads.run({ text, clock, reference: currentReference().key, snapshot });
-      }
-      if ('stale' in answer) return verdictOf(body, clock);
-      this.checksInThreads++;
-      return answer;
+      if ('stale' in answer) answer = await run(currentSnapshot());
+      if ('stale' in answer) return null;
+      if (!('unread' in answer)) this.checksInThreads++;
+      return answer as A;
     } catch {
       // Threads stopped by `close` are no sign that they cannot load.
       if (this.checksInThreads === 0 && this.#threads === threads) this.#unusable = true;
-      return verdictOf(body, clock);
+      return null;
     }
   }
 

@@ -9,6 +9,7 @@ import { isJsonObject } from '../http/json-body.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { type ApiKeyScope, canAccessSupplier } from './api-keys.ts';
 import type { KeyScopes } from './key-scopes.ts';
+import { suppliersNamedIn } from './suppliers-named.ts';
 import type { TokenService } from './tokens.ts';
 
 declare module 'fastify' {
@@ -29,18 +30,6 @@ function suppliersNamed(request: FastifyRequest): string[] {
   }
   if (isJsonObject(query) && typeof query.import_supplier === 'string') named.push(query.import_supplier);
   return [...named, ...suppliersNamedIn(body)];
-}
-
-/** Supplier codes a body names: `import_supplier` (or `_code`), bare or wrapped in `payload`. */
-function suppliersNamedIn(body: unknown): string[] {
-  const named: string[] = [];
-  if (isJsonObject(body)) {
-    if (typeof body.import_supplier === 'string') named.push(body.import_supplier);
-    if (typeof body.import_supplier_code === 'string') named.push(body.import_supplier_code);
-    const inner = body.payload;
-    if (isJsonObject(inner) && typeof inner.import_supplier === 'string') named.push(inner.import_supplier);
-  }
-  return named;
 }
 
 /**
@@ -111,7 +100,12 @@ export function registerTokenAuth(
  * `permission_denied` when it names a supplier outside the key, before anything is looked up.
  */
 export function refuseSuppliersOutsideScope(scope: ApiKeyScope, body: unknown): void {
-  for (const supplier of suppliersNamedIn(body)) {
+  refuseSuppliersNamed(scope, suppliersNamedIn(body));
+}
+
+/** `permission_denied` when one of `suppliers` is outside the key (a body a check thread read). */
+export function refuseSuppliersNamed(scope: ApiKeyScope, suppliers: string[]): void {
+  for (const supplier of suppliers) {
     if (!canAccessSupplier(scope, supplier)) throw permissionDenied();
   }
 }

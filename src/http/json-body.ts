@@ -18,7 +18,7 @@ import {
   parseKeepingNumbers,
   takeExactText,
 } from '../vocabulary/exact-numbers.ts';
-import { MAX_NESTING_DEPTH } from '../vocabulary/field-types.ts';
+import { MAX_LIST_ITEMS, MAX_NESTING_DEPTH } from '../vocabulary/field-types.ts';
 import { scanJsonText } from '../vocabulary/json-text.ts';
 import { fromFastifyError } from './error-handler.ts';
 
@@ -37,6 +37,11 @@ declare module 'fastify' {
     keepsBodyText?: boolean;
     /** A POST that writes nothing (validation): no notice that events were written follows it. */
     writesNothing?: boolean;
+    /**
+     * The body reaches the handler unread, as a `DeferredBody`: its text goes to a check thread,
+     * which reads it there. One body a request (not with `bodyLines`).
+     */
+    bodyReadLater?: boolean;
   }
 }
 
@@ -58,6 +63,18 @@ const bodyTexts = new WeakMap<object, string>();
  */
 export function bodyTextOf(value: unknown): string | undefined {
   return typeof value === 'object' && value !== null ? bodyTexts.get(value) : undefined;
+}
+
+/**
+ * The body of a `bodyReadLater` route: its JSON text, unread. `read` reads it on the event loop as
+ * every other body is read here (the same refusals, the same value), for a text the thread left
+ * to it (vocabulary/plain-json.ts).
+ */
+export class DeferredBody {
+  constructor(
+    readonly text: string,
+    readonly read: () => BodyLine,
+  ) {}
 }
 
 /** The body of a `bodyLines` route sent as NDJSON or a JSON array: one entry per body, in order. */
@@ -126,14 +143,6 @@ export function bodyProblems(value: unknown): ErrorItem[] {
   visit(value, []);
   return problems;
 }
-
-/**
- * List items a body may hold in all (every array, at every depth). Validating a broken item costs
- * ≈ 10 µs; without a bound, a 5 MiB body of 2.6 million broken items would hold the process for
- * half a minute. The largest real bodies (1,000 transactions with their line and tax items, 1,000
- * accounts in bulk) stay far below it.
- */
-export const MAX_LIST_ITEMS = 100_000;
 
 /** `too_many_items` at the list whose items take the body past MAX_LIST_ITEMS, or nothing. */
 export function tooManyListItems(value: unknown): ErrorItem[] {
@@ -246,7 +255,10 @@ export function registerJsonBodies(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
     if (request.is404) return done(null, undefined);
     const list = request.routeOptions.config?.bodyLines === true;
-    const read = readJson(parseJson, request, String(raw), list);
+    const text = String(raw);
+    if (!list && request.routeOptions.config?.bodyReadLater === true)
+      return done(null, new DeferredBody(text, () => readJson(parseJson, request, text, false)));
+    const read = readJson(parseJson, request, text, list);
     if (read.ok) done(null, read.value);
     else done(read.error, undefined);
   });

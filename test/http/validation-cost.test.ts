@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
-import { MAX_LIST_ITEMS } from '../../src/http/json-body.ts';
 import { structuralValidator } from '../../src/validation/structural-validator.ts';
 import { linearErrorAppends } from '../../src/validation/validation-errors.ts';
+import { MAX_LIST_ITEMS } from '../../src/vocabulary/field-types.ts';
 import { createTestApp, type TestApp, tokenFor } from '../helpers/test-app.ts';
 
 const Item = Type.Object({ amount: Type.String() }, { $id: 'CostItem', additionalProperties: false });

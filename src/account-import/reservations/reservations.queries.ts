@@ -6,6 +6,8 @@
 import {
   CONFLICT_CODES,
   KIND_NAMES,
+  type ReservationRequest,
+  reservationRequestOf,
   type UniqueIdentifier,
   uniqueIdentifiersOf,
 } from '../../accounts/payload/unique-identifiers.ts';
@@ -14,23 +16,7 @@ import { batcher } from '../../infra/batcher.ts';
 import { isUniqueViolation, type Queryable, sql, sqlPlannedEachCall } from '../../infra/db/db.ts';
 import { noteReserving, type ReservationFilter } from './reservation-filter.ts';
 
-/** An account a schedule (or a validate) would bring: whose it is, and what it would reserve. */
-export interface ReservationRequest {
-  supplier: string | null;
-  external: string | null;
-  identifiers: UniqueIdentifier[];
-}
-
-/** The request of a payload: its supplier and external number as the payload gives them. */
-export function reservationRequestOf(payload: unknown, identifiers = uniqueIdentifiersOf(payload)) {
-  const account = (payload ?? {}) as Record<string, unknown>;
-  const key = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);
-  return {
-    supplier: key(account.import_supplier),
-    external: key(account.external_account_number),
-    identifiers,
-  };
-}
+export { type ReservationRequest, reservationRequestOf };
 
 /** Who holds an identifier: the process (and its account, once created). */
 interface Holder {
@@ -228,7 +214,7 @@ export const selectProcessReservations = sql(
 export function conflictReader(
   db: Queryable,
   filter: ReservationFilter,
-): (account: unknown) => Promise<ErrorItem[]> {
+): (request: ReservationRequest) => Promise<ErrorItem[]> {
   const read = batcher(
     async (requests: ReservationRequest[]) =>
       (await findConflicts(db, requests, { inOrder: false })).map((value) => ({
@@ -237,10 +223,7 @@ export function conflictReader(
       })),
     { maxBatch: 256, maxInFlight: 2 },
   );
-  return async (account) => {
-    const request = reservationRequestOf(account);
-    return filter.mayHoldAny(request.identifiers) ? read(request) : [];
-  };
+  return async (request) => (filter.mayHoldAny(request.identifiers) ? read(request) : []);
 }
 
 /** Who holds an identifier a process brings, as its operator may see it. */

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from '@sinclair/typebox';
 import exampleAccount from '../../../examples/account.json' with { type: 'json' };
-import { sharedAccountCheckPool, validateAccount } from '../../accounts/account-checks.ts';
+import { sharedAccountCheckPool } from '../../accounts/account-checks.ts';
 import { AccountPayloadSchema, TaskParamsSchema } from '../../accounts/payload/account-payload.schema.ts';
+import { validateAccount } from '../../accounts/validate-account.ts';
 import { refuseSuppliersOutsideScope } from '../../auth/token-auth.ts';
 import type { FerryConfig } from '../../config.ts';
 import { validationFailed } from '../../errors/error-catalogue.ts';
@@ -10,7 +11,6 @@ import { item } from '../../errors/error-items.ts';
 import {
   type BodyLine,
   BodyLines,
-  bodyTextOf,
   checkedInService,
   documentedOnly,
   isJsonObject,
@@ -70,7 +70,14 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v2/data-import/accounts/validate/',
     {
-      ...checkedInService({ accountEnvelope: true, keepsBodyText: true, writesNothing: true }),
+      // Unread until a check thread reads it (validate-account.ts): the key's supplier scope is
+      // held there, once the body is read.
+      ...checkedInService({
+        accountEnvelope: true,
+        keepsBodyText: true,
+        writesNothing: true,
+        bodyReadLater: true,
+      }),
       schema: {
         tags: ['account import'],
         summary: 'Validate account data (nothing is created)',
@@ -81,12 +88,11 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const body = request.body;
       await validateAccount({
         suppliers,
         checks,
-        body,
-        text: bodyTextOf(body),
+        body: request.body,
+        scope: request.apiKey!,
         timeZone: config.serviceTimezone,
         conflictsOf,
       });
@@ -128,7 +134,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
               suppliers,
               checks,
               body: line.value,
-              text: bodyTextOf(line.value),
+              scope,
               timeZone: config.serviceTimezone,
               conflictsOf,
             });

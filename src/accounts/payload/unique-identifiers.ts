@@ -69,3 +69,24 @@ export function uniqueIdentifiersOf(payload: unknown): UniqueIdentifier[] {
   });
   return found;
 }
+
+/** An account a schedule (or a validate) would bring: whose it is, and what it would reserve. */
+export interface ReservationRequest {
+  supplier: string | null;
+  external: string | null;
+  identifiers: UniqueIdentifier[];
+}
+
+/** The request of a payload: its supplier and external number as the payload gives them. */
+export function reservationRequestOf(
+  payload: unknown,
+  identifiers = uniqueIdentifiersOf(payload),
+): ReservationRequest {
+  const account = (payload ?? {}) as Record<string, unknown>;
+  const key = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);
+  return {
+    supplier: key(account.import_supplier),
+    external: key(account.external_account_number),
+    identifiers,
+  };
+}
