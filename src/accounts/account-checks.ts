@@ -295,6 +295,10 @@ export class AccountCheckPool {
   #unusable = false;
   /** Checks a thread answered (the rest ran on the event loop). */
   checksInThreads = 0;
+  /** Of them, V2 validate bodies a thread read itself (decision 0110). */
+  bodiesReadInThreads = 0;
+  /** Set once a thread answered anything: the threads load. */
+  #answered = false;
   /** Failures the threads reported outside any check. */
   threadErrors = 0;
 
@@ -352,12 +356,13 @@ export class AccountCheckPool {
       let answer = await run();
       // A thread learns a new catalogue version once, from the snapshot sent with a retried check.
       if ('stale' in answer) answer = await run(currentSnapshot());
+      this.#answered = true;
       if ('stale' in answer) return null;
       if (!('unread' in answer)) this.checksInThreads++;
       return answer as A;
     } catch {
       // Threads stopped by `close` are no sign that they cannot load.
-      if (this.checksInThreads === 0 && this.#threads === threads) this.#unusable = true;
+      if (!this.#answered && this.#threads === threads) this.#unusable = true;
       return null;
     }
   }

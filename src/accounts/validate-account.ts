@@ -6,14 +6,16 @@
  * V2 validate's body comes unread (`DeferredBody`, json-body.ts): a check thread reads its text
  * when it is plain (vocabulary/plain-json.ts) and answers the verdict with the suppliers the body
  * names and its identifiers, so the event loop does not parse the body a thread parses anyway.
- * Any other text is read on the event loop as every body is (its refusals first), then held to
- * the key's supplier scope, then checked, as before: the same answers either way.
+ * Any other text is read on the event loop as every body is. Either way the refusals come in the
+ * order every other route gives them: the body's own, the query's, the key's supplier scope (403),
+ * then the checks; the same answers either way.
  */
-import type { ApiKeyScope } from '../auth/api-keys.ts';
-import { refuseSuppliersNamed, refuseSuppliersOutsideScope } from '../auth/token-auth.ts';
+import type { FastifyRequest } from 'fastify';
+import { suppliersNamedIn } from '../auth/suppliers-named.ts';
+import { refuseRequestOutsideScope } from '../auth/token-auth.ts';
 import { validationFailed } from '../errors/error-catalogue.ts';
 import type { ErrorItem } from '../errors/error-items.ts';
-import { bodyTextOf, DeferredBody } from '../http/json-body.ts';
+import { bodyTextOf, DeferredBody, readQuery } from '../http/json-body.ts';
 import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import {
   type AccountCheckPool,
@@ -31,13 +33,13 @@ export async function validateAccount(options: {
   checks: AccountCheckPool;
   /** The body: read (its text kept for a thread, `bodyTextOf`), or a `DeferredBody`. */
   body: unknown;
-  /** The caller's key, whose supplier scope an unread body is held to once read. */
-  scope: ApiKeyScope;
+  /** The request, whose query and supplier scope an unread body's route applies once it is read. */
+  request: FastifyRequest;
   timeZone: string;
   /** What the account would conflict with among other accounts and processes (read-only). */
   conflictsOf?: (request: ReservationRequest) => Promise<ErrorItem[]>;
 }): Promise<void> {
-  const { suppliers, checks, scope, conflictsOf } = options;
+  const { suppliers, checks, request, conflictsOf } = options;
   const clock = clockIn(options.timeZone);
   let body = options.body;
   let verdict: Verdict | null = null;
@@ -49,14 +51,17 @@ export async function validateAccount(options: {
       clock,
     );
     if (answer !== null && !('unread' in answer)) {
-      refuseSuppliersNamed(scope, answer.suppliers);
+      checks.bodiesReadInThreads++;
+      readQuery(request);
+      refuseRequestOutsideScope(request, answer.suppliers);
       verdict = answer;
       conflicts = (await conflictsOf?.(answer.reservation)) ?? [];
     } else {
       const read = body.read();
       if (!read.ok) throw read.error;
       body = read.value;
-      refuseSuppliersOutsideScope(scope, body);
+      readQuery(request);
+      refuseRequestOutsideScope(request, suppliersNamedIn(body));
     }
   }
   if (verdict === null) {

@@ -5,7 +5,7 @@ import {
   permissionDenied,
   throttled,
 } from '../errors/error-catalogue.ts';
-import { isJsonObject } from '../http/json-body.ts';
+import { DeferredBody, isJsonObject } from '../http/json-body.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { type ApiKeyScope, canAccessSupplier } from './api-keys.ts';
 import type { KeyScopes } from './key-scopes.ts';
@@ -19,17 +19,17 @@ declare module 'fastify' {
 }
 
 /**
- * Supplier codes a request names: the path parameter, the query's `import_supplier` (the event
- * feed) and the body's `import_supplier` (or `_code`).
+ * Supplier codes a request names outside its body: the path parameter and the query's
+ * `import_supplier` (the event feed).
  */
-function suppliersNamed(request: FastifyRequest): string[] {
+function suppliersInPathAndQuery(request: FastifyRequest): string[] {
   const named: string[] = [];
-  const { params, query, body } = request;
+  const { params, query } = request;
   if (isJsonObject(params) && typeof params.import_supplier_code === 'string') {
     named.push(params.import_supplier_code);
   }
   if (isJsonObject(query) && typeof query.import_supplier === 'string') named.push(query.import_supplier);
-  return [...named, ...suppliersNamedIn(body)];
+  return named;
 }
 
 /**
@@ -87,11 +87,14 @@ export function registerTokenAuth(
   });
 
   app.addHook('preValidation', (request, _reply, done) => {
-    const scope = request.apiKey!;
-    for (const supplier of suppliersNamed(request)) {
-      if (!canAccessSupplier(scope, supplier)) return done(permissionDenied());
+    // An unread body's route holds the request to the scope once the body is read.
+    if (request.body instanceof DeferredBody) return done();
+    try {
+      refuseRequestOutsideScope(request, suppliersNamedIn(request.body));
+      done();
+    } catch (err) {
+      done(err as Error);
     }
-    done();
   });
 }
 
@@ -103,8 +106,15 @@ export function refuseSuppliersOutsideScope(scope: ApiKeyScope, body: unknown): 
   refuseSuppliersNamed(scope, suppliersNamedIn(body));
 }
 
-/** `permission_denied` when one of `suppliers` is outside the key (a body a check thread read). */
-export function refuseSuppliersNamed(scope: ApiKeyScope, suppliers: string[]): void {
+/**
+ * `permission_denied` when the request names a supplier outside its key: in its path, its query,
+ * or its body (`bodySuppliers`, as suppliersNamedIn reads them).
+ */
+export function refuseRequestOutsideScope(request: FastifyRequest, bodySuppliers: string[]): void {
+  refuseSuppliersNamed(request.apiKey!, [...suppliersInPathAndQuery(request), ...bodySuppliers]);
+}
+
+function refuseSuppliersNamed(scope: ApiKeyScope, suppliers: string[]): void {
   for (const supplier of suppliers) {
     if (!canAccessSupplier(scope, supplier)) throw permissionDenied();
   }

@@ -39,7 +39,9 @@ declare module 'fastify' {
     writesNothing?: boolean;
     /**
      * The body reaches the handler unread, as a `DeferredBody`: its text goes to a check thread,
-     * which reads it there. One body a request (not with `bodyLines`).
+     * which reads it there. One body a request (not with `bodyLines`). The query's refusals and
+     * the key's supplier scope then wait for the body too: the route must apply them once it is
+     * read (`readQuery`, `refuseRequestOutsideScope`), as validate-account.ts does.
      */
     bodyReadLater?: boolean;
   }
@@ -286,13 +288,25 @@ export function registerJsonBodies(app: FastifyInstance) {
     );
   });
   app.addHook('preValidation', (request, _reply, done) => {
-    const query = request.query;
-    if (!isJsonObject(query)) return done();
-    const problems = bodyProblems(query);
-    if (problems.length > 0) return done(refused(problems));
-    readBooleanFlags(request, query);
-    done();
+    // An unread body's route reads the query once the body is read, so that the body's refusals
+    // still come first (validate-account.ts).
+    if (request.body instanceof DeferredBody) return done();
+    try {
+      readQuery(request);
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
   });
+}
+
+/** The query's refusals (NUL, surrogates, depth) and its boolean flags, read after the body. */
+export function readQuery(request: FastifyRequest): void {
+  const query = request.query;
+  if (!isJsonObject(query)) return;
+  const problems = bodyProblems(query);
+  if (problems.length > 0) throw refused(problems);
+  readBooleanFlags(request, query);
 }
 
 /**

@@ -8,10 +8,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CheckClock } from '../../src/accounts/account-checks.ts';
-import { verdictOf } from '../../src/accounts/account-checks.ts';
+import { sharedAccountCheckPool, verdictOf } from '../../src/accounts/account-checks.ts';
 import { bodyVerdictInThread } from '../../src/accounts/body-verdict.ts';
 import { uniqueIdentifiersOf } from '../../src/accounts/payload/unique-identifiers.ts';
 import { currentReference } from '../../src/catalogue/reference-data.ts';
+import { MAX_LIST_ITEMS } from '../../src/vocabulary/field-types.ts';
 import { readPlainJsonObject } from '../../src/vocabulary/plain-json.ts';
 import { readBody } from '../helpers/account-bodies.ts';
 import { accountFor } from '../helpers/account-fixtures.ts';
@@ -58,6 +59,13 @@ const TEXTS: [string, string, boolean][] = [
   ['malformed JSON', '{"import_supplier": "MINE",', false],
   ['an empty body', '', false],
   ['an escaped supplier outside the key', escaped('OTHER'), false],
+  ['a byte order mark', `\ufeff${toJsonText(account(10))}`, false],
+  ['`constructor` in a value', toJsonText({ ...account(11), billing_postcode: 'constructor' }), false],
+  [
+    'more list items than a body may hold',
+    `{"import_supplier":"MINE","x":[${'0,'.repeat(MAX_LIST_ITEMS)}0]}`,
+    false,
+  ],
 ];
 
 describe("validate's unread body", () => {
@@ -101,30 +109,79 @@ describe("validate's unread body", () => {
       await loop?.close();
     });
 
-    const post = (t: TestApp, url: string, payload: string) =>
-      t.app.inject({
-        method: 'POST',
-        url,
-        headers: { ...headers.get(t), 'content-type': 'application/json' },
-        payload,
-      });
+    const post = (t: TestApp, url: string, payload: string, type = 'application/json') =>
+      t.app.inject({ method: 'POST', url, headers: { ...headers.get(t), 'content-type': type }, payload });
+    const validate = (t: TestApp, text: string, query = '') =>
+      post(t, `/v2/data-import/accounts/validate/${query}`, text);
+    const answerOf = (res: { statusCode: number; body: string }) => ({
+      status: res.statusCode,
+      body: res.body === '' ? null : JSON.parse(res.body),
+    });
 
     it('for every kind of text, and for a conflict with a scheduled account', async () => {
+      const pool = sharedAccountCheckPool(5);
+      const readBefore = pool.bodiesReadInThreads;
       const conflict = { ...account(9), supply_addresses: account(100).supply_addresses };
+      const texts: [string, string, boolean][] = [...TEXTS, ['a conflict', toJsonText(conflict), true]];
       const statuses = new Set<number>();
-      for (const [name, text] of [...TEXTS, ['a conflict', toJsonText(conflict)]]) {
-        const a = await post(threads, '/v2/data-import/accounts/validate/', text);
-        const b = await post(loop, '/v2/data-import/accounts/validate/', text);
-        assert.equal(a.statusCode, b.statusCode, `${name}: ${a.body} against ${b.body}`);
-        assert.deepEqual(a.json(), b.json(), name);
-        statuses.add(a.statusCode);
+      for (const [name, text] of texts) {
+        const a = answerOf(await validate(threads, text));
+        // Threads or none, the same answer; and the answer bulk validate gives the same text as a
+        // line, which its parser reads first, as every body was read before decision 0110.
+        assert.deepEqual(a, answerOf(await validate(loop, text)), name);
+        if (text !== '') {
+          const bulk = await post(
+            threads,
+            '/v2/data-import/accounts/validate/bulk/',
+            text,
+            'application/x-ndjson',
+          );
+          assert.equal(bulk.statusCode, 200, `${name}: ${bulk.body}`);
+          const line = bulk.json().results[0];
+          assert.deepEqual({ status: line.status, body: line.body }, a, name);
+        }
+        statuses.add(a.status);
         if (name === 'a conflict')
           assert.ok(
-            a.json().errors.some((e: { code: string }) => e.code === 'meter_point_on_another_account'),
-            a.body,
+            a.body.errors.some((e: { code: string }) => e.code === 'meter_point_on_another_account'),
+            JSON.stringify(a),
           );
       }
       assert.deepEqual([...statuses].sort(), [200, 400, 403]);
+      const plain = texts.filter(([, , p]) => p).length;
+      assert.equal(pool.bodiesReadInThreads - readBefore, plain, 'the plain texts were read in a thread');
+    });
+
+    it("refuses the body first, then the query, then the key's scope, as every route does", async () => {
+      const valid = toJsonText(account(12));
+      const cases: [string, string, string, number, string, string | null][] = [
+        [
+          'a malformed body and a supplier outside the key',
+          '{"a":',
+          '?import_supplier=OTHER',
+          400,
+          'parse_error',
+          null,
+        ],
+        ['a refused body and a refused query', '{"x":"\\u0000"}', '?q=%00', 400, 'validation_error', 'x'],
+        ['a plain body and a refused query', valid, '?q=%00', 400, 'validation_error', 'q'],
+        [
+          'a plain body and a supplier outside the key',
+          valid,
+          '?import_supplier=OTHER',
+          403,
+          'permission_denied',
+          null,
+        ],
+      ];
+      for (const [name, text, query, status, code, attr] of cases) {
+        for (const t of [threads, loop]) {
+          const res = await validate(t, text, query);
+          assert.equal(res.statusCode, status, `${name}: ${res.body}`);
+          assert.equal(res.json().code, code, name);
+          if (attr !== null) assert.equal(res.json().errors[0].attr, attr, name);
+        }
+      }
     });
   });
 });

@@ -92,7 +92,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
         suppliers,
         checks,
         body: request.body,
-        scope: request.apiKey!,
+        request,
         timeZone: config.serviceTimezone,
         conflictsOf,
       });
@@ -134,7 +134,7 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
               suppliers,
               checks,
               body: line.value,
-              scope,
+              request,
               timeZone: config.serviceTimezone,
               conflictsOf,
             });
