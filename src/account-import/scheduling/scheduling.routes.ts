@@ -3,7 +3,6 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import exampleAccount from '../../../examples/account.json' with { type: 'json' };
 import { sharedAccountCheckPool } from '../../accounts/account-checks.ts';
 import { AccountPayloadSchema, TaskParamsSchema } from '../../accounts/payload/account-payload.schema.ts';
-import { validateAccount } from '../../accounts/validate-account.ts';
 import { refuseSuppliersOutsideScope } from '../../auth/token-auth.ts';
 import type { FerryConfig } from '../../config.ts';
 import { validationFailed } from '../../errors/error-catalogue.ts';
@@ -34,6 +33,7 @@ import {
   scheduleAccountCreation,
   scheduleAccountCreations,
 } from './scheduling.service.ts';
+import { validateAccount } from './validate-account.ts';
 
 // Documented here, validated by the payload module (our codes and attr paths), so Fastify's
 // own validator is switched off for these two routes.
@@ -70,8 +70,8 @@ export const accountImportRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v2/data-import/accounts/validate/',
     {
-      // Unread until a check thread reads it (validate-account.ts): the key's supplier scope is
-      // held there, once the body is read.
+      // Unread until a check thread reads it (validate-account.ts): the query's refusals and the
+      // key's supplier scope are applied there, once the body is read.
       ...checkedInService({
         accountEnvelope: true,
         keepsBodyText: true,

@@ -11,12 +11,6 @@
  * then the checks; the same answers either way.
  */
 import type { FastifyRequest } from 'fastify';
-import { suppliersNamedIn } from '../auth/suppliers-named.ts';
-import { refuseRequestOutsideScope } from '../auth/token-auth.ts';
-import { validationFailed } from '../errors/error-catalogue.ts';
-import type { ErrorItem } from '../errors/error-items.ts';
-import { bodyTextOf, DeferredBody, readQuery } from '../http/json-body.ts';
-import type { SupplierCache } from '../suppliers/suppliers.queries.ts';
 import {
   type AccountCheckPool,
   accountOf,
@@ -24,9 +18,15 @@ import {
   clockIn,
   supplierNotFound,
   type Verdict,
-} from './account-checks.ts';
-import type { BodyVerdict } from './body-verdict.ts';
-import { type ReservationRequest, reservationRequestOf } from './payload/unique-identifiers.ts';
+} from '../../accounts/account-checks.ts';
+import type { BodyVerdict } from '../../accounts/body-verdict.ts';
+import { type ReservationRequest, reservationRequestOf } from '../../accounts/payload/unique-identifiers.ts';
+import { suppliersNamedIn } from '../../auth/suppliers-named.ts';
+import { refuseRequestOutsideScope } from '../../auth/token-auth.ts';
+import { validationFailed } from '../../errors/error-catalogue.ts';
+import type { ErrorItem } from '../../errors/error-items.ts';
+import { bodyTextOf, DeferredBody, readQuery } from '../../http/json-body.ts';
+import type { SupplierCache } from '../../suppliers/suppliers.queries.ts';
 
 export async function validateAccount(options: {
   suppliers: SupplierCache;
