@@ -7,7 +7,6 @@ import {
   CONFLICT_CODES,
   KIND_NAMES,
   type ReservationRequest,
-  reservationRequestOf,
   type UniqueIdentifier,
   uniqueIdentifiersOf,
 } from '../../accounts/payload/unique-identifiers.ts';
@@ -15,8 +14,6 @@ import { type ErrorItem, item } from '../../errors/error-items.ts';
 import { batcher } from '../../infra/batcher.ts';
 import { isUniqueViolation, type Queryable, sql, sqlPlannedEachCall } from '../../infra/db/db.ts';
 import { noteReserving, type ReservationFilter } from './reservation-filter.ts';
-
-export { type ReservationRequest, reservationRequestOf };
 
 /** Who holds an identifier: the process (and its account, once created). */
 interface Holder {

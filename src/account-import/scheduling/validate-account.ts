@@ -44,6 +44,11 @@ export async function validateAccount(options: {
   let body = options.body;
   let verdict: Verdict | null = null;
   let conflicts: ErrorItem[] = [];
+  // Once the body is read: its query's refusals, then the key's scope over every supplier named.
+  const admit = (bodySuppliers: string[]) => {
+    readQuery(request);
+    refuseRequestOutsideScope(request, bodySuppliers);
+  };
   if (body instanceof DeferredBody) {
     const answer = await checks.inThread<BodyVerdict | { unread: true }>(
       'bodyVerdictInThread',
@@ -52,16 +57,14 @@ export async function validateAccount(options: {
     );
     if (answer !== null && !('unread' in answer)) {
       checks.bodiesReadInThreads++;
-      readQuery(request);
-      refuseRequestOutsideScope(request, answer.suppliers);
+      admit(answer.suppliers);
       verdict = answer;
       conflicts = (await conflictsOf?.(answer.reservation)) ?? [];
     } else {
       const read = body.read();
       if (!read.ok) throw read.error;
       body = read.value;
-      readQuery(request);
-      refuseRequestOutsideScope(request, suppliersNamedIn(body));
+      admit(suppliersNamedIn(body));
     }
   }
   if (verdict === null) {

@@ -16,7 +16,7 @@ import { asCreationError } from '../../accounts/account-creation-error.ts';
 import { createAccount } from '../../accounts/create-account.ts';
 import type { AccountPayload } from '../../accounts/payload/account-payload.schema.ts';
 import { isRegistryCode } from '../../accounts/payload/rules/registry-code.ts';
-import { uniqueIdentifiersOf } from '../../accounts/payload/unique-identifiers.ts';
+import { reservationRequestOf, uniqueIdentifiersOf } from '../../accounts/payload/unique-identifiers.ts';
 import { currentReference } from '../../catalogue/reference-data.ts';
 import {
   apiError,
@@ -34,7 +34,6 @@ import { recordTransition } from '../process-transitions.queries.ts';
 import {
   findConflicts,
   replaceReservations,
-  reservationRequestOf,
   retryReservationRaces,
 } from '../reservations/reservations.queries.ts';
 import { refuseUnlessOngoing } from '../scheduling/scheduling.service.ts';
